@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * `content-api <command> [options]`: each command lives in plugin/cli/<command>.ts and returns
+ * its exit code.
+ */
+import { pathToFileURL } from 'node:url';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(15)} ${command.summary}`);
+  return `usage: content-api <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`content-api: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  return (await command.load()).run(args);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`content-api: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

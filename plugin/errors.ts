@@ -1,0 +1,62 @@
+/**
+ * The API's errors, as data: a status, Strapi's error name, a message and details. A 4xx message
+ * is written for the caller and reaches the response; a 5xx never does (see http/errors.ts).
+ */
+
+export type ErrorName =
+  | 'ValidationError'
+  | 'UnauthorizedError'
+  | 'ForbiddenError'
+  | 'NotFoundError'
+  | 'InternalServerError';
+
+const STATUS: Record<ErrorName, number> = {
+  ValidationError: 400,
+  UnauthorizedError: 401,
+  ForbiddenError: 403,
+  NotFoundError: 404,
+  InternalServerError: 500,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** Whether the message may be shown to the caller (every 4xx). */
+  readonly expose: boolean;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(name: ErrorName, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = name;
+    this.status = STATUS[name];
+    this.expose = this.status < 500;
+    this.details = details;
+  }
+}
+
+/** A malformed query: the message and `details.path` name the offending parameter (`populate.category.fields[0]`). */
+export class ValidationError extends ApiError {
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super('ValidationError', path ? `${message} (at ${path})` : message, path ? { path } : {});
+    this.path = path;
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor(message = 'Missing or invalid credentials') {
+    super('UnauthorizedError', message);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(message = 'Forbidden') {
+    super('ForbiddenError', message);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'Not Found') {
+    super('NotFoundError', message);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The query tree: what a request asks for, with every name resolved against the registry.
+ * Built by query/parse.ts (which answers 400s), pruned by access/authorize.ts (403s, silent
+ * removal of populate nodes the role may not see), compiled by sql/compile.ts. Nodes are plain
+ * frozen objects with a `kind` discriminant; no stage after parsing sees an unknown name.
+ */
+import type {
+  ComponentAttribute,
+  DynamicZoneAttribute,
+  MediaAttribute,
+  Model,
+  RelationAttribute,
+  ScalarAttribute,
+} from '../schema/registry.js';
+
+export type PublicationState = 'live' | 'preview';
+export type SortDirection = 'asc' | 'desc';
+
+/** What to return for the rows of one model: scalar fields (id always) and populated attributes. */
+export interface Selection {
+  /** In response order (the model's attribute order); `id` is implied. */
+  readonly fields: readonly ScalarAttribute[];
+  /** In request order (schema order for `*`). */
+  readonly populate: readonly PopulateNode[];
+}
+
+/** Options shared by the nodes that load rows: nested filters, sort and a per-parent window. */
+export interface RowOptions {
+  readonly filters: Filter | null;
+  readonly sort: readonly SortKey[];
+  /** `populate[x][start|limit]`, applied per parent entry (D3). */
+  readonly window: PopulateWindow | null;
+}
+
+export interface PopulateWindow {
+  readonly start: number;
+  /** null: no limit */
+  readonly limit: number | null;
+}
+
+export interface RelationNode extends RowOptions {
+  readonly kind: 'relation';
+  readonly attribute: RelationAttribute;
+  readonly target: Model;
+  readonly selection: Selection;
+  /** `populate[x][count]=true`: `{ data: { attributes: { count } } }` instead of rows. */
+  readonly count: boolean;
+  /** `populate[x][publicationState]`; null inherits the root's. */
+  readonly publicationState: PublicationState | null;
+}
+
+export interface MediaNode extends RowOptions {
+  readonly kind: 'media';
+  readonly attribute: MediaAttribute;
+  /** The media file model. */
+  readonly target: Model;
+  readonly selection: Selection;
+}
+
+export interface ComponentNode extends RowOptions {
+  readonly kind: 'component';
+  readonly attribute: ComponentAttribute;
+  readonly component: Model;
+  readonly selection: Selection;
+  /** `{ count }` instead of entries. */
+  readonly count: boolean;
+}
+
+/** One component type of a dynamic zone with what to return for its entries. */
+export interface DynamicZonePart {
+  readonly component: Model;
+  readonly selection: Selection;
+  readonly filters: Filter | null;
+}
+
+export interface DynamicZoneNode {
+  readonly kind: 'dynamiczone';
+  readonly attribute: DynamicZoneAttribute;
+  /** The component types to return; entries of the others are dropped (`on` form). */
+  readonly parts: readonly DynamicZonePart[];
+  readonly window: PopulateWindow | null;
+  readonly count: boolean;
+}
+
+export type PopulateNode = RelationNode | MediaNode | ComponentNode | DynamicZoneNode;
+
+export type ComparisonOperator =
+  | '$eq'
+  | '$eqi'
+  | '$ne'
+  | '$nei'
+  | '$lt'
+  | '$lte'
+  | '$gt'
+  | '$gte'
+  | '$in'
+  | '$notIn'
+  | '$contains'
+  | '$notContains'
+  | '$containsi'
+  | '$notContainsi'
+  | '$startsWith'
+  | '$startsWithi'
+  | '$endsWith'
+  | '$endsWithi'
+  | '$null'
+  | '$notNull'
+  | '$between';
+
+/**
+ * A filter value cast to its attribute's type: integers and floats as numbers, bigintegers as
+ * exact decimal strings, booleans as booleans, dates `YYYY-MM-DD`, times `HH:mm:ss.SSS`,
+ * datetimes as epoch milliseconds, strings as strings. The dialect turns them into parameters.
+ */
+export type FilterValue = string | number | boolean | null;
+
+/** The id column is not an attribute of the registry but can be filtered and sorted. */
+export interface IdField {
+  readonly kind: 'id';
+  readonly name: 'id';
+  readonly column: 'id';
+  readonly type: 'integer';
+}
+
+export const ID_FIELD: IdField = Object.freeze({ kind: 'id', name: 'id', column: 'id', type: 'integer' });
+
+export type Field = ScalarAttribute | IdField;
+
+export interface CompareFilter {
+  readonly kind: 'compare';
+  readonly field: Field;
+  readonly operator: ComparisonOperator;
+  /** One value for most operators; a list for $in/$notIn and $between (exactly two). $null/$notNull hold a boolean. */
+  readonly values: readonly FilterValue[];
+}
+
+/** An attribute reached from the current row: a relation, a component or a media attribute. */
+export type PathAttribute = RelationAttribute | ComponentAttribute | MediaAttribute;
+
+/** True when some row reached through `attribute` satisfies `filter` (any row when null). */
+export interface RelatedFilter {
+  readonly kind: 'related';
+  readonly attribute: PathAttribute;
+  readonly target: Model;
+  readonly filter: Filter | null;
+}
+
+export interface LogicalFilter {
+  readonly kind: 'and' | 'or';
+  readonly items: readonly Filter[];
+}
+
+export interface NotFilter {
+  readonly kind: 'not';
+  readonly item: Filter;
+}
+
+export type Filter = CompareFilter | RelatedFilter | LogicalFilter | NotFilter;
+
+/** One step through a relation, component or media attribute on the way to a sort field. */
+export interface PathStep {
+  readonly attribute: PathAttribute;
+  readonly target: Model;
+}
+
+export interface SortKey {
+  readonly path: readonly PathStep[];
+  readonly field: Field;
+  readonly direction: SortDirection;
+}
+
+export type Pagination =
+  | { readonly mode: 'page'; readonly page: number; readonly pageSize: number; readonly withCount: boolean }
+  | { readonly mode: 'offset'; readonly start: number; readonly limit: number; readonly withCount: boolean };
+
+/** null: every locale (`locale=all`), else the codes to match. */
+export type LocaleFilter = readonly string[] | null;
+
+export interface RootQuery {
+  readonly kind: 'root';
+  readonly model: Model;
+  readonly action: 'find' | 'findOne';
+  /** findOne: the entry's id. */
+  readonly id: number | null;
+  readonly selection: Selection;
+  readonly filters: Filter | null;
+  readonly sort: readonly SortKey[];
+  readonly pagination: Pagination;
+  /** Only for localized types on find; findOne looks an entry up by id in any locale. */
+  readonly locale: LocaleFilter;
+  readonly publicationState: PublicationState;
+  /** `_q`: search text over the searchable fields. */
+  readonly search: string | null;
+}
