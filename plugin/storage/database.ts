@@ -1,0 +1,64 @@
+/**
+ * Database URLs and knex instances. `sqlite:<path>` opens (or creates) a SQLite file through
+ * better-sqlite3; `postgres://…` or `postgresql://…` connects to PostgreSQL through pg.
+ */
+import knexFactory, { type Knex } from 'knex';
+
+export type DatabaseClient = 'sqlite' | 'postgres';
+
+export interface DatabaseLocation {
+  readonly client: DatabaseClient;
+  /** sqlite: the file path (or `:memory:`); postgres: the connection string. */
+  readonly target: string;
+}
+
+export function parseDatabaseUrl(url: string): DatabaseLocation {
+  if (url.startsWith('sqlite:')) {
+    const target = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!target) throw new Error(`invalid database URL "${url}": expected sqlite:<path>`);
+    return { client: 'sqlite', target };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return { client: 'postgres', target: url };
+  throw new Error(`invalid database URL "${url}": expected sqlite:<path> or postgres://user@host:port/database`);
+}
+
+/** The client of an open knex instance, as this package names it. */
+export function clientOf(knex: Knex): DatabaseClient {
+  const name = String(knex.client.config.client);
+  return name === 'pg' || name === 'postgres' || name === 'postgresql' ? 'postgres' : 'sqlite';
+}
+
+export interface OpenOptions {
+  /** Largest PostgreSQL pool (default 10). */
+  poolSize?: number;
+}
+
+export function openDatabase(url: string | DatabaseLocation, options: OpenOptions = {}): Knex {
+  const location = typeof url === 'string' ? parseDatabaseUrl(url) : url;
+  if (location.client === 'sqlite') {
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: location.target },
+      useNullAsDefault: true,
+      pool: {
+        afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+          connection.pragma('foreign_keys = ON');
+          connection.pragma('busy_timeout = 5000');
+          done(null, connection);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'pg',
+    connection: location.target,
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      // The one-statement queries cross jit_above_cost; JIT compilation then costs more than it saves.
+      afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
+        connection.query('SET jit = off', (error) => done(error, connection));
+      },
+    },
+  });
+}

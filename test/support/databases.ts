@@ -1,0 +1,85 @@
+/**
+ * The databases a suite runs on: SQLite always, PostgreSQL too when TEST_DATABASE_URL (or
+ * DATABASE_URL) names a server. Each test database is created empty and dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import { openDatabase, type DatabaseClient } from '../../plugin/storage/database.js';
+
+export interface TestDatabaseKind {
+  readonly client: DatabaseClient;
+  /** For describe() titles: `sqlite` or `postgres`. */
+  readonly name: string;
+}
+
+export function postgresServerUrl(): string | null {
+  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || null;
+}
+
+/** The kinds of database every database suite is run on. */
+export function testDatabaseKinds(): TestDatabaseKind[] {
+  const kinds: TestDatabaseKind[] = [{ client: 'sqlite', name: 'sqlite' }];
+  if (postgresServerUrl()) kinds.push({ client: 'postgres', name: 'postgres' });
+  return kinds;
+}
+
+export interface TestDatabase {
+  readonly client: DatabaseClient;
+  readonly url: string;
+  readonly knex: Knex;
+  /** Closes the connections and removes the database. */
+  drop(): Promise<void>;
+}
+
+/** A new empty database of the given kind. */
+export async function createTestDatabase(client: DatabaseClient): Promise<TestDatabase> {
+  if (client === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'content-api-test-'));
+    const url = `sqlite:${join(dir, 'test.db')}`;
+    const knex = openDatabase(url);
+    return {
+      client,
+      url,
+      knex,
+      async drop() {
+        await knex.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const server = postgresServerUrl();
+  if (!server) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `content_api_test_${randomBytes(6).toString('hex')}`;
+  const admin = openDatabase(server, { poolSize: 1 });
+  try {
+    await admin.raw(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.destroy();
+  }
+  const url = withDatabaseName(server, name);
+  const knex = openDatabase(url);
+  return {
+    client,
+    url,
+    knex,
+    async drop() {
+      await knex.destroy();
+      const cleanup = openDatabase(server, { poolSize: 1 });
+      try {
+        await cleanup.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await cleanup.destroy();
+      }
+    },
+  };
+}
+
+/** The same server URL pointing at another database. */
+export function withDatabaseName(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
