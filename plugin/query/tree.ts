@@ -143,6 +143,8 @@ export interface RelatedFilter {
   readonly attribute: PathAttribute;
   readonly target: Model;
   readonly filter: Filter | null;
+  /** The parameter path of the attribute (`filters.$or[1].category`), for the access stage's 400s. */
+  readonly path: string;
 }
 
 export interface LogicalFilter {
@@ -161,6 +163,8 @@ export type Filter = CompareFilter | RelatedFilter | LogicalFilter | NotFilter;
 export interface PathStep {
   readonly attribute: PathAttribute;
   readonly target: Model;
+  /** The parameter path up to this step (`sort[0]`, `populate.categories.sort`), for the access stage's 400s. */
+  readonly path: string;
 }
 
 export interface SortKey {
