@@ -1,0 +1,104 @@
+/**
+ * Conformance: replays every recorded Strapi 4.26.2 case of the conformance kit against
+ * `content-api serve --no-sync` on a copy of the kit's fixture databases (small, then large), on
+ * SQLite and — when TEST_DATABASE_URL is set — on PostgreSQL (filled by `content-api copy`).
+ * Each case is one test, failing with the replay runner's reason. Cases listed in
+ * known-failures.txt are pending while they fail, and fail once they pass.
+ *
+ * Run only this suite:
+ *   npm test -- --grep conformance
+ *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test -- --grep conformance
+ *   npm test -- --grep 'conformance \(sqlite\) small.*P012'     (one case; the fixture still replays fully)
+ * The kit is found through CONFORMANCE_DIR, ../shared/conformance or /work/shared/conformance.
+ */
+import { join } from 'node:path';
+import { conformanceKitDir } from '../support/conformance-kit.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { repoRoot, startServer, type RunningServer } from '../support/server.js';
+import { readKnownFailures, type KnownFailures } from './known-failures.js';
+import { prepareFixture, readKitCases, replayCases, type CaseResult, type FixtureDatabase, type KitCase } from './replay.js';
+
+const KNOWN_FAILURES_FILE = join(repoRoot, 'test', 'conformance', 'known-failures.txt');
+/** Copying the large fixture into PostgreSQL is the slowest step. */
+const PREPARE_TIMEOUT_MS = 150_000;
+const REPLAY_TIMEOUT_MS = 120_000;
+
+function loadKit(): { kit: string; cases: KitCase[] } | Error {
+  try {
+    const kit = conformanceKitDir();
+    return { kit, cases: readKitCases(kit) };
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+const loaded = loadKit();
+const knownFailures: KnownFailures = readKnownFailures(KNOWN_FAILURES_FILE);
+
+describe('conformance', function () {
+  if (loaded instanceof Error) {
+    it('finds the conformance kit', function () {
+      throw loaded;
+    });
+    return;
+  }
+  const { kit, cases } = loaded;
+  const fixtures = [...new Set(cases.map((testCase) => testCase.db))].sort((a, b) => (a === 'small' ? -1 : b === 'small' ? 1 : a.localeCompare(b)));
+
+  describe('known-failures.txt', function () {
+    it('follows the format and names only cases of the kit', function () {
+      const ids = new Set(cases.map((testCase) => testCase.id));
+      const problems = [
+        ...knownFailures.problems,
+        ...knownFailures.entries
+          .filter((entry) => !ids.has(entry.caseId))
+          .map((entry) => `${KNOWN_FAILURES_FILE}:${entry.line}: no case "${entry.caseId}" in ${kit}`),
+      ];
+      if (problems.length > 0) throw new Error(problems.join('\n'));
+    });
+  });
+
+  for (const databaseKind of testDatabaseKinds()) {
+    describe(`(${databaseKind.name})`, function () {
+      for (const fixture of fixtures) {
+        describe(`${fixture}`, function () {
+          let database: FixtureDatabase | undefined;
+          let server: RunningServer | undefined;
+          let results = new Map<string, CaseResult>();
+
+          before(async function () {
+            this.timeout(PREPARE_TIMEOUT_MS + REPLAY_TIMEOUT_MS + 60_000);
+            database = await prepareFixture(kit, fixture, databaseKind.client, PREPARE_TIMEOUT_MS);
+            server = await startServer({ database: database.url, args: ['--no-sync'] });
+            results = await replayCases(kit, server.baseUrl, fixture, REPLAY_TIMEOUT_MS);
+          });
+
+          after(async function () {
+            this.timeout(30_000);
+            await server?.stop();
+            await database?.drop();
+          });
+
+          for (const testCase of cases.filter((candidate) => candidate.db === fixture)) {
+            it(`${testCase.id} ${testCase.query}`, function () {
+              const result = results.get(testCase.id);
+              const known = knownFailures.lookup(databaseKind.name, testCase.id);
+              if (!result) throw new Error(`run.mjs reported nothing for ${testCase.file}`);
+              if (result.result === 'pass') {
+                if (known) {
+                  throw new Error(`passes now: remove it from known-failures.txt (line ${known.line}: ${known.kind} ${testCase.id})`);
+                }
+                return;
+              }
+              if (known) {
+                this.test!.title += `  [known failure: ${known.reason}]`;
+                this.skip();
+              }
+              throw new Error(result.reason ?? `result "${result.result}"`);
+            });
+          }
+        });
+      }
+    });
+  }
+});
