@@ -1,0 +1,141 @@
+/**
+ * permissions.yaml: roles, what each may read, and API tokens.
+ *
+ *   roles:
+ *     public:
+ *       article: [find, findOne]       # a type by singularName, pluralName or uid
+ *       file: [find]                   # the media file type: needed to populate media
+ *   tokens:
+ *     - { name: ci, role: editor, hash: "sha256:…", expiresAt: 2027-01-01T00:00:00Z }
+ *
+ * Every problem is reported with file, path, line and column, all at once.
+ */
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import type { Registry } from '../schema/registry.js';
+import { SchemaError, type SchemaProblem } from '../schema/problems.js';
+import { isTokenHash, type TokenRecord } from './tokens.js';
+
+export type Action = 'find' | 'findOne' | 'preview';
+const ACTIONS: ReadonlySet<string> = new Set(['find', 'findOne', 'preview']);
+
+export interface Permissions {
+  /** role → model uid → actions */
+  readonly roles: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<Action>>>;
+  readonly tokens: readonly TokenRecord[];
+}
+
+/** What a role may do; unknown roles may do nothing. */
+export interface Grants {
+  readonly role: string;
+  can(uid: string, action: Action): boolean;
+}
+
+export function grantsFor(permissions: Permissions, role: string): Grants {
+  const types = permissions.roles.get(role);
+  return { role, can: (uid, action) => types?.get(uid)?.has(action) === true };
+}
+
+export async function loadPermissions(file: string, displayName: string, registry: Registry): Promise<Permissions> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { roles: new Map(), tokens: [] };
+    throw error;
+  }
+  return parsePermissions(text, displayName, registry);
+}
+
+export function parsePermissions(text: string, file: string, registry: Registry): Permissions {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const problems: SchemaProblem[] = [];
+  const report = (path: (string | number)[], message: string, offset?: number) => {
+    const node = offset === undefined ? document.getIn(path, true) : undefined;
+    const at = offset ?? (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range) ? node.range[0] : 0);
+    const { line, col } = lineCounter.linePos(at as number);
+    problems.push({ file, path: path.join('.'), line, column: col, message });
+  };
+  for (const error of document.errors) report([], error.message, error.pos[0]);
+  if (problems.length) throw new SchemaError(problems);
+  const data = (document.toJS() ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(data)) if (key !== 'roles' && key !== 'tokens') report([key], `unknown key "${key}"; expected roles or tokens`);
+  const roles = parseRoles(data.roles, registry, report);
+  const tokens = parseTokens(data.tokens, roles, report);
+  if (problems.length) throw new SchemaError(problems);
+  return { roles, tokens };
+}
+
+type Report = (path: (string | number)[], message: string) => void;
+
+function typeResolver(registry: Registry): (name: string) => string | null {
+  const names = new Map<string, string>();
+  for (const model of [...registry.contentTypes, registry.file]) {
+    names.set(model.uid, model.uid);
+    names.set(model.singularName, model.uid);
+    if (model.pluralName) names.set(model.pluralName, model.uid);
+  }
+  return (name) => names.get(name) ?? null;
+}
+
+function parseRoles(raw: unknown, registry: Registry, report: Report): Map<string, Map<string, Set<Action>>> {
+  const roles = new Map<string, Map<string, Set<Action>>>();
+  if (raw === undefined || raw === null) return roles;
+  if (!isObject(raw)) {
+    report(['roles'], 'expected a map of role names');
+    return roles;
+  }
+  const resolve = typeResolver(registry);
+  for (const [role, types] of Object.entries(raw)) {
+    const grants = new Map<string, Set<Action>>();
+    roles.set(role, grants);
+    if (types === null) continue;
+    if (!isObject(types)) {
+      report(['roles', role], 'expected a map of content types to lists of actions');
+      continue;
+    }
+    for (const [type, actions] of Object.entries(types)) {
+      const uid = resolve(type);
+      if (!uid) report(['roles', role, type], `unknown content type "${type}"`);
+      if (!Array.isArray(actions)) {
+        report(['roles', role, type], 'expected a list of actions: find, findOne, preview');
+        continue;
+      }
+      const set = new Set<Action>();
+      actions.forEach((action, index) => {
+        if (typeof action === 'string' && ACTIONS.has(action)) set.add(action as Action);
+        else report(['roles', role, type, index], `unknown action ${JSON.stringify(action)}; expected find, findOne or preview`);
+      });
+      if (uid) grants.set(uid, set);
+    }
+  }
+  return roles;
+}
+
+function parseTokens(raw: unknown, roles: Map<string, unknown>, report: Report): TokenRecord[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    report(['tokens'], 'expected a list of tokens');
+    return [];
+  }
+  const tokens: TokenRecord[] = [];
+  raw.forEach((entry, index) => {
+    const at = (key: string, message: string) => report(['tokens', index, key], message);
+    if (!isObject(entry)) return report(['tokens', index], 'expected { name, role, hash, expiresAt? }');
+    if (typeof entry.name !== 'string' || !entry.name) return at('name', 'expected the token name');
+    if (typeof entry.role !== 'string' || !roles.has(entry.role)) return at('role', `expected one of the roles: ${[...roles.keys()].join(', ')}`);
+    if (typeof entry.hash !== 'string' || !isTokenHash(entry.hash)) return at('hash', 'expected a hash written by `content-api token create`');
+    let expiresAt: number | null = null;
+    if (entry.expiresAt !== undefined && entry.expiresAt !== null) {
+      expiresAt = entry.expiresAt instanceof Date ? entry.expiresAt.getTime() : Date.parse(String(entry.expiresAt));
+      if (Number.isNaN(expiresAt)) return at('expiresAt', 'expected an ISO-8601 date');
+    }
+    tokens.push({ name: entry.name, role: entry.role, hash: entry.hash, expiresAt });
+  });
+  return tokens;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}

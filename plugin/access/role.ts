@@ -1,0 +1,37 @@
+/**
+ * Who is asking: an API token (`Authorization: Bearer …`), else the role the host app resolved
+ * (`resolveRole(ctx)` or `ctx.state.user.role`), else `public`. A bearer value that is not a
+ * valid token is a 401; other authorization schemes are left to the host and read as anonymous.
+ */
+import type { Context } from 'koa';
+import { UnauthorizedError } from '../errors.js';
+import type { TokenVerifier } from './tokens.js';
+
+export type RoleResolver = (ctx: Context) => string | null | undefined | Promise<string | null | undefined>;
+
+export const PUBLIC_ROLE = 'public';
+
+export async function resolveRole(ctx: Context, tokens: TokenVerifier, resolver: RoleResolver | undefined, now: number): Promise<string> {
+  const header = ctx.get('authorization');
+  const bearer = /^Bearer\s+(.+)$/i.exec(header);
+  if (bearer) {
+    const record = tokens.verify(bearer[1].trim(), now);
+    if (!record) throw new UnauthorizedError();
+    return record.role;
+  }
+  const resolved = resolver ? await resolver(ctx) : roleOfUser(ctx.state?.user);
+  return resolved || PUBLIC_ROLE;
+}
+
+/** `ctx.state.user.role` as a name, or as an object with a `type` or `name` (users-permissions style). */
+function roleOfUser(user: unknown): string | null {
+  if (!user || typeof user !== 'object') return null;
+  const role = (user as { role?: unknown }).role;
+  if (typeof role === 'string') return role;
+  if (role && typeof role === 'object') {
+    const { type, name } = role as { type?: unknown; name?: unknown };
+    if (typeof type === 'string') return type;
+    if (typeof name === 'string') return name;
+  }
+  return null;
+}

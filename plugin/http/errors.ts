@@ -1,0 +1,38 @@
+/**
+ * Turns errors into Strapi's error envelope. A 4xx carries its message and details; anything
+ * else is a 500 with a fixed message, and the error itself goes to the app's 'error' event for
+ * logging — never to the caller.
+ */
+import type { Context, Next } from 'koa';
+import { ApiError, NotFoundError } from '../errors.js';
+import { errorBody } from '../format/envelope.js';
+
+export async function renderErrors(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (error) {
+    if (error instanceof ApiError && error.expose) {
+      sendError(ctx, error.status, error.name, error.message, error.details);
+    } else {
+      sendError(ctx, 500, 'InternalServerError', 'Internal Server Error', {});
+      ctx.app.emit('error', error, ctx);
+    }
+  }
+}
+
+export function sendError(ctx: Context, status: number, name: string, message: string, details: Readonly<Record<string, unknown>>): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = errorBody(status, name, message, details);
+}
+
+/** For hosts that want the API's 404 envelope on unmatched paths under the prefix. */
+export function notFound(prefix: string) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined && (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`))) {
+      const error = new NotFoundError();
+      sendError(ctx, error.status, error.name, error.message, error.details);
+    }
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The routes: `GET <prefix>/<pluralName>` (find) and `GET <prefix>/<pluralName>/:id` (findOne)
+ * for collection types, `GET <prefix>/<singularName>` for single types. The only code that knows
+ * Koa, besides the error renderer.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { NotFoundError } from '../errors.js';
+import { read, type ReadEngine } from '../read.js';
+import { resolveRole, type RoleResolver } from '../access/role.js';
+import type { TokenVerifier } from '../access/tokens.js';
+import type { Model } from '../schema/registry.js';
+import { renderErrors } from './errors.js';
+import { parseQueryString } from './query-string.js';
+
+export interface RouterOptions {
+  readonly prefix: string;
+  readonly serverTiming: boolean;
+  readonly resolveRole?: RoleResolver;
+  readonly tokens: TokenVerifier;
+  readonly now: () => number;
+}
+
+export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
+  const router = new Router({ prefix: options.prefix });
+  router.use(renderErrors);
+  for (const [route, model] of engine.registry.routes) {
+    if (model.kind === 'singleType') {
+      router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
+    } else {
+      router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
+      router.get(`/${route}/:id`, (ctx) => handle(ctx, engine, options, model, 'findOne', parseId(ctx.params.id)));
+    }
+  }
+  return router;
+}
+
+/** Ids are positive integers; anything else names no entry. */
+function parseId(raw: string | undefined): number {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError();
+  return Number(raw);
+}
+
+async function handle(
+  ctx: Context,
+  engine: ReadEngine,
+  options: RouterOptions,
+  model: Model,
+  action: 'find' | 'findOne',
+  id: number | null,
+): Promise<void> {
+  const role = await resolveRole(ctx, options.tokens, options.resolveRole, options.now());
+  const query = parseQueryString(ctx.querystring);
+  const result = await read(engine, { model, action, id, query, role });
+  if (options.serverTiming) {
+    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
+  }
+  ctx.type = 'application/json';
+  ctx.body = result.body;
+}

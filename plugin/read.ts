@@ -1,0 +1,64 @@
+/**
+ * One read request, through the pipeline: parse → authorize → compile → execute → format.
+ * Knows nothing of Koa; http/router.ts feeds it.
+ */
+import { grantsFor, type Permissions } from './access/permissions.js';
+import { authorize } from './access/authorize.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
+import { entryBody, listBody, paginationMeta } from './format/envelope.js';
+import { parseQuery, type QueryLimits } from './query/parse.js';
+import type { RootQuery } from './query/tree.js';
+import type { Model, Registry } from './schema/registry.js';
+import { compileRequest } from './sql/compile.js';
+import type { ExecutionStats, Executor } from './sql/execute.js';
+
+export interface ReadEngine {
+  readonly registry: Registry;
+  readonly permissions: Permissions;
+  readonly executor: Executor;
+  readonly limits: QueryLimits;
+}
+
+export interface ReadRequest {
+  readonly model: Model;
+  readonly action: 'find' | 'findOne';
+  readonly id: number | null;
+  readonly query: Record<string, unknown>;
+  readonly role: string;
+}
+
+export interface ReadResult {
+  /** The JSON response body. */
+  readonly body: string;
+  readonly stats: ExecutionStats;
+}
+
+/** The authorized query tree of a request (also what `content-api explain` compiles). */
+export function planRead(engine: ReadEngine, request: ReadRequest): RootQuery {
+  const grants = grantsFor(engine.permissions, request.role);
+  // The route's permission comes first, as in Strapi: a role that may not read a type learns nothing from its 400s.
+  if (!grants.can(request.model.uid, request.action)) throw new ForbiddenError();
+  const tree = parseQuery(engine.registry, request, engine.limits);
+  const single = request.model.kind === 'singleType';
+  const root: RootQuery = single
+    ? { ...tree, pagination: { mode: 'page', page: 1, pageSize: 1, withCount: false }, filters: null, sort: [], search: null }
+    : tree;
+  return authorize(root, grants);
+}
+
+export async function read(engine: ReadEngine, request: ReadRequest): Promise<ReadResult> {
+  const root = planRead(engine, request);
+  const compiled = compileRequest(engine.executor.dialect, root);
+  const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
+  const entries = (await engine.executor.column(compiled.entries, stats)) as string[];
+  if (root.action === 'findOne' || root.model.kind === 'singleType') {
+    if (!entries.length) throw new NotFoundError();
+    return { body: entryBody(entries[0]), stats };
+  }
+  let total: number | null = null;
+  if (compiled.count) {
+    const [count] = await engine.executor.column(compiled.count, stats);
+    total = Number(count);
+  }
+  return { body: listBody(entries, paginationMeta(root, total)), stats };
+}

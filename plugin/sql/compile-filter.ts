@@ -1,0 +1,138 @@
+/**
+ * Filter trees → SQL conditions on a row alias. A filter through a relation, component or media
+ * attribute becomes `alias.id IN (SELECT owner FROM link JOIN target WHERE …)`: uncorrelated, so
+ * the engine computes the set once per statement. Like Strapi's LEFT JOINs, a nested condition
+ * that holds for a missing row (`$null`) also matches entries with no related row at all.
+ */
+import type { Model } from '../schema/registry.js';
+import type { CompareFilter, Filter, FilterValue, RelatedFilter } from '../query/tree.js';
+import type { CompileContext } from './context.js';
+import { escapeLike, quoteIdentifier as q } from './dialect/dialect.js';
+import { correlate, hopFrom, hopThrough, whereClause } from './hops.js';
+
+export function compileFilter(context: CompileContext, filter: Filter, alias: string, model: Model): string {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return joinTerms(filter.items.map((item) => compileFilter(context, item, alias, model)), filter.kind === 'and' ? 'AND' : 'OR');
+    case 'not':
+      return `NOT (${compileFilter(context, filter.item, alias, model)})`;
+    case 'related':
+      return compileRelated(context, filter, alias, model);
+    case 'compare':
+      return compileCompare(context, filter, alias);
+  }
+}
+
+function joinTerms(terms: string[], operator: 'AND' | 'OR'): string {
+  if (!terms.length) return operator === 'AND' ? '1 = 1' : '1 = 0';
+  return terms.length === 1 ? terms[0] : `(${terms.join(` ${operator} `)})`;
+}
+
+function compileRelated(context: CompileContext, filter: RelatedFilter, alias: string, model: Model): string {
+  const hop = hopThrough(context, model, filter.attribute, filter.target);
+  const inner = filter.filter ? [compileFilter(context, filter.filter, hop.target, filter.target)] : [];
+  const matching = `${alias}."id" IN (SELECT ${hop.ownerKey} FROM ${hopFrom(hop)}${whereClause([...hop.conditions, ...inner])})`;
+  if (!filter.filter || truthOnMissingRow(filter.filter) !== true) return matching;
+  const empty = hopThrough(context, model, filter.attribute, filter.target);
+  return `(${matching} OR NOT EXISTS (SELECT 1 FROM ${hopFrom(empty)}${whereClause(correlate(empty, alias))}))`;
+}
+
+/** Three-valued truth of a filter on a row whose columns are all NULL (a LEFT JOIN that found nothing). */
+function truthOnMissingRow(filter: Filter): boolean | null {
+  switch (filter.kind) {
+    case 'and': {
+      const values = filter.items.map(truthOnMissingRow);
+      return values.includes(false) ? false : values.includes(null) ? null : true;
+    }
+    case 'or': {
+      const values = filter.items.map(truthOnMissingRow);
+      return values.includes(true) ? true : values.includes(null) ? null : false;
+    }
+    case 'not': {
+      const value = truthOnMissingRow(filter.item);
+      return value === null ? null : !value;
+    }
+    case 'related':
+      return filter.filter ? truthOnMissingRow(filter.filter) : false;
+    case 'compare':
+      return compareOnNull(filter);
+  }
+}
+
+function compareOnNull(filter: CompareFilter): boolean | null {
+  const [value] = filter.values;
+  switch (filter.operator) {
+    case '$null':
+      return value === true;
+    case '$notNull':
+      return value !== true;
+    case '$eq':
+      return value === null ? true : null;
+    case '$ne':
+      return value === null ? false : null;
+    default:
+      return null;
+  }
+}
+
+const COMPARISON: Record<string, string> = { $eq: '=', $ne: '<>', $lt: '<', $lte: '<=', $gt: '>', $gte: '>=' };
+
+function compileCompare(context: CompileContext, filter: CompareFilter, alias: string): string {
+  const { field, operator, values } = filter;
+  const column = `${alias}.${q(field.column)}`;
+  const type = field.type;
+  const parameter = (value: FilterValue) => context.parameter(context.dialect.parameter(type, value));
+  const text = () => context.dialect.text(column, type);
+  const like = (value: FilterValue, prefix: string, suffix: string) =>
+    `LOWER(${text()}) LIKE LOWER(${context.parameter(`${prefix}${escapeLike(String(value))}${suffix}`)}) ESCAPE '\\'`;
+  const each = (build: (value: FilterValue) => string) => joinTerms(values.map(build), 'OR');
+  switch (operator) {
+    case '$eq':
+    case '$ne':
+      return each((value) =>
+        value === null ? `${column} IS ${operator === '$eq' ? '' : 'NOT '}NULL` : `${column} ${COMPARISON[operator]} ${parameter(value)}`,
+      );
+    case '$lt':
+    case '$lte':
+    case '$gt':
+    case '$gte':
+      return each((value) => `${column} ${COMPARISON[operator]} ${parameter(value)}`);
+    case '$in':
+    case '$notIn':
+      return compileIn(column, operator === '$notIn', values, parameter);
+    case '$between':
+      return `${column} BETWEEN ${parameter(values[0])} AND ${parameter(values[1])}`;
+    case '$null':
+    case '$notNull':
+      return `${column} IS ${(values[0] === true) === (operator === '$null') ? '' : 'NOT '}NULL`;
+    case '$eqi':
+      return each((value) => `LOWER(${text()}) = LOWER(${context.parameter(String(value))})`);
+    case '$nei':
+      return each((value) => `LOWER(${text()}) <> LOWER(${context.parameter(String(value))})`);
+    case '$containsi':
+      return each((value) => like(value, '%', '%'));
+    case '$notContainsi':
+      return each((value) => `NOT (${like(value, '%', '%')})`);
+    case '$startsWithi':
+      return each((value) => like(value, '', '%'));
+    case '$endsWithi':
+      return each((value) => like(value, '%', ''));
+    case '$contains':
+      return each((value) => context.dialect.contains(text(), context.parameter(String(value))));
+    case '$notContains':
+      return each((value) => `NOT (${context.dialect.contains(text(), context.parameter(String(value)))})`);
+    case '$startsWith':
+      return each((value) => context.dialect.startsWith(text(), context.parameter(String(value))));
+    case '$endsWith':
+      return each((value) => context.dialect.endsWith(text(), context.parameter(String(value))));
+  }
+}
+
+function compileIn(column: string, negated: boolean, values: readonly FilterValue[], parameter: (value: FilterValue) => string): string {
+  const present = values.filter((value) => value !== null);
+  const hasNull = present.length < values.length;
+  const list = present.length ? `${column} ${negated ? 'NOT IN' : 'IN'} (${present.map(parameter).join(', ')})` : null;
+  if (!negated) return joinTerms([...(list ? [list] : []), ...(hasNull ? [`${column} IS NULL`] : [])], 'OR');
+  return joinTerms([...(list ? [list] : []), ...(hasNull ? [`${column} IS NOT NULL`] : [])], 'AND');
+}

@@ -1,0 +1,54 @@
+/**
+ * The seam between the compiler and a database: how each engine builds JSON, formats values,
+ * compares text and orders NULLs. Everything else in sql/ is shared.
+ */
+import type { ScalarType } from '../../schema/registry.js';
+import type { FilterValue, SortDirection } from '../../query/tree.js';
+
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** The placeholder of the parameter numbered `index` (1-based). */
+  placeholder(index: number): string;
+  /** The bindings object or array for the given values, in number order. */
+  bindings(values: readonly unknown[]): unknown;
+  /** A JSON object built from (key, SQL expression) pairs, in that key order. */
+  object(pairs: readonly (readonly [string, string])[]): string;
+  /**
+   * An aggregate over `element` (a JSON expression) in `order`, as a JSON array; `[]` when no row,
+   * or SQL NULL when `nullWhenEmpty`. Used as the select list of a subquery.
+   */
+  arrayAggregate(element: string, order: readonly string[], nullWhenEmpty: boolean): string;
+  /** The JSON value of a column of the given type (datetimes formatted, bigintegers as strings…). */
+  value(type: ScalarType, column: string): string;
+  /** The final statement's JSON as text (PostgreSQL would otherwise hand back parsed objects). */
+  jsonText(expression: string): string;
+  /** A filter value as a parameter of this engine (booleans, datetimes differ). */
+  parameter(type: ScalarType | 'integer', value: FilterValue): unknown;
+  /** A column's text, for LIKE-style operators on any type. */
+  text(column: string, type: ScalarType | 'integer'): string;
+  /** Case-sensitive substring tests; `pattern` is a parameter holding the plain text. */
+  contains(text: string, parameter: string): string;
+  startsWith(text: string, parameter: string): string;
+  endsWith(text: string, parameter: string): string;
+  /** A sort term with NULLs first ascending and last descending, strings in code-point order. */
+  orderTerm(expression: string, type: ScalarType | 'integer', direction: SortDirection): string;
+  /** A value fit for MIN/MAX when placing an entry by its related values (D5). */
+  sortable(expression: string, type: ScalarType | 'integer'): string;
+}
+
+/** `"name"`: identifiers come from validated schema names, quoting keeps reserved words safe. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** A SQL string literal for schema-defined text (keys, uids, field names). */
+export function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** Escapes LIKE wildcards so that filter values are literal text (D15); use with ESCAPE '\'. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+export const STRING_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'enumeration', 'email', 'uid', 'password']);

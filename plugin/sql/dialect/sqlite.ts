@@ -1,0 +1,61 @@
+/**
+ * SQLite (better-sqlite3): json_object/json_group_array, datetimes stored as epoch milliseconds,
+ * booleans as 0/1, json as text. JSON values keep their subtype only through scalar subqueries,
+ * CASE and nullif, so every nested value is built in place (see sql/README.md).
+ */
+import type { ScalarType } from '../../schema/registry.js';
+import type { SortDirection } from '../../query/tree.js';
+import { literal, STRING_TYPES, type Dialect } from './dialect.js';
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  placeholder: (index) => `@p${index}`,
+  bindings(values) {
+    const bindings: Record<string, unknown> = {};
+    values.forEach((value, index) => {
+      bindings[`p${index + 1}`] = value;
+    });
+    return bindings;
+  },
+  object(pairs) {
+    return `json_object(${pairs.map(([key, value]) => `${literal(key)}, ${value}`).join(', ')})`;
+  },
+  arrayAggregate(element, order, nullWhenEmpty) {
+    const aggregate = `json_group_array(${element}${order.length ? ` ORDER BY ${order.join(', ')}` : ''})`;
+    return nullWhenEmpty ? `CASE WHEN count(*) > 0 THEN ${aggregate} END` : aggregate;
+  },
+  value(type, column) {
+    switch (type) {
+      case 'datetime':
+      case 'timestamp':
+        return `strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch')`;
+      case 'biginteger':
+        return `CAST(${column} AS TEXT)`;
+      case 'boolean':
+        return `CASE ${column} WHEN 1 THEN json('true') WHEN 0 THEN json('false') END`;
+      case 'json':
+        return `json(${column})`;
+      default:
+        return column;
+    }
+  },
+  jsonText: (expression) => expression,
+  parameter(type, value) {
+    if (value === null) return null;
+    if (type === 'boolean') return value === true || value === 'true' ? 1 : 0;
+    if (type === 'biginteger' && typeof value === 'string') return BigInt(value);
+    return value;
+  },
+  text(column, type) {
+    return STRING_TYPES.has(type) ? column : `CAST(${column} AS TEXT)`;
+  },
+  // LIKE is case-insensitive on SQLite; instr and substr compare bytes (D14).
+  contains: (text, parameter) => `instr(${text}, ${parameter}) > 0`,
+  startsWith: (text, parameter) => `substr(${text}, 1, length(${parameter})) = ${parameter}`,
+  endsWith: (text, parameter) => `substr(${text}, length(${text}) - length(${parameter}) + 1) = ${parameter}`,
+  orderTerm(expression: string, _type: ScalarType | 'integer', direction: SortDirection) {
+    return `${expression} ${direction.toUpperCase()}`;
+  },
+  sortable: (expression) => expression,
+};
+
