@@ -5,7 +5,11 @@
  */
 import { pathToFileURL } from 'node:url';
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {};
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
+  serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed)', load: () => import('./cli/serve.js') },
+  check: { summary: 'validate the schema files (--root DIR); exit 1 with every problem', load: () => import('./cli/check.js') },
+  'import-strapi': { summary: 'convert a Strapi v4 app\'s schema.json files to YAML (<app-dir> [--out DIR])', load: () => import('./cli/import-strapi.js') },
+};
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(15)} ${command.summary}`);

@@ -1,1 +1,108 @@
-export {};
+/**
+ * koa-content-api: the Strapi v4 content API (reads) for a Koa app, from YAML schema files.
+ *
+ *   const api = await contentApi({ root: '.', database: 'sqlite:.data/content.db' });
+ *   app.use(api.routes());
+ *   // … on shutdown: await api.close();
+ */
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import type { Middleware } from 'koa';
+import { loadPermissions, type Permissions } from './access/permissions.js';
+import type { RoleResolver } from './access/role.js';
+import { TokenVerifier } from './access/tokens.js';
+import { createRouter } from './http/router.js';
+import { notFound } from './http/errors.js';
+import type { ReadEngine } from './read.js';
+import { loadSchema } from './schema/load.js';
+import type { Registry } from './schema/registry.js';
+import { createExecutor } from './sql/execute.js';
+import { openDatabase } from './storage/database.js';
+import { syncSchema } from './storage/sync.js';
+
+export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
+export { SchemaError, type SchemaProblem } from './schema/problems.js';
+export type { Registry, Model, Attribute } from './schema/registry.js';
+export type { RoleResolver } from './access/role.js';
+
+export interface ContentApiOptions {
+  /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
+  root?: string;
+  /** `sqlite:<path>`, `postgres://…`, or a knex instance the host owns. */
+  database: string | Knex;
+  /** Create the missing tables, columns and indexes at start (default true); never drops anything. */
+  sync?: boolean;
+  /** Route prefix (default `/api`). */
+  prefix?: string;
+  /** Page size when none is asked for (default 25). */
+  defaultLimit?: number;
+  /** Largest page size (default 100). */
+  maxLimit?: number;
+  /** Whether lists count their total by default (default true). */
+  withCount?: boolean;
+  /** The i18n default locale (default `en`). */
+  defaultLocale?: string;
+  /** Roles, permissions and tokens (default `<root>/permissions.yaml`). */
+  permissionsFile?: string;
+  /** The caller's role when no API token is sent (default: `ctx.state.user.role`, else `public`). */
+  resolveRole?: RoleResolver;
+  /** Add a Server-Timing header with the database time and statement count (default false). */
+  serverTiming?: boolean;
+  /** Answer unmatched paths under the prefix with the API's 404 envelope (default false). */
+  notFound?: boolean;
+  /** The clock, for token expiry (default Date.now). */
+  now?: () => number;
+}
+
+export interface ContentApi {
+  /** The Koa middleware serving the routes. */
+  routes(): Middleware;
+  /** 405/501 answers for other methods on the API's paths. */
+  allowedMethods(): Middleware;
+  readonly registry: Registry;
+  readonly permissions: Permissions;
+  readonly knex: Knex;
+  /** Closes the database connections the plugin opened (not a knex instance the host passed). */
+  close(): Promise<void>;
+}
+
+/** Loads the schema and permissions, syncs the database when asked, and builds the routes. */
+export async function contentApi(options: ContentApiOptions): Promise<ContentApi> {
+  const root = options.root ?? '.';
+  const registry = await loadSchema(root, { defaultLocale: options.defaultLocale });
+  const permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
+  const ownsDatabase = typeof options.database === 'string';
+  const knex = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
+  try {
+    if (options.sync !== false) await syncSchema(knex, registry);
+  } catch (error) {
+    if (ownsDatabase) await knex.destroy();
+    throw error;
+  }
+  const engine: ReadEngine = {
+    registry,
+    permissions,
+    executor: createExecutor(knex),
+    limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true },
+  };
+  const prefix = options.prefix ?? '/api';
+  const router = createRouter(engine, {
+    prefix,
+    serverTiming: options.serverTiming === true,
+    resolveRole: options.resolveRole,
+    tokens: new TokenVerifier(permissions.tokens),
+    now: options.now ?? Date.now,
+  });
+  const routes = router.routes() as unknown as Middleware;
+  const withNotFound = notFound(prefix);
+  return {
+    routes: () => (options.notFound ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes),
+    allowedMethods: () => router.allowedMethods() as unknown as Middleware,
+    registry,
+    permissions,
+    knex,
+    async close() {
+      if (ownsDatabase) await knex.destroy();
+    },
+  };
+}

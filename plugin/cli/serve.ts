@@ -1,0 +1,66 @@
+/**
+ * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
+ * [--no-server-timing] [--default-locale CODE]`: a Koa server with the API at /api.
+ * `--port 0` picks a free port; the address is printed once listening.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import Koa from 'koa';
+import { contentApi } from '../index.js';
+import { parseDatabaseUrl } from '../storage/database.js';
+import { SchemaError } from '../schema/problems.js';
+
+const OPTIONS = {
+  root: { type: 'string', default: '.' },
+  database: { type: 'string', default: 'sqlite:.data/content.db' },
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '1337' },
+  'no-sync': { type: 'boolean', default: false },
+  'no-server-timing': { type: 'boolean', default: false },
+  'default-locale': { type: 'string', default: 'en' },
+} as const;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+  const location = parseDatabaseUrl(values.database);
+  if (location.client === 'sqlite' && location.target !== ':memory:') mkdirSync(dirname(location.target), { recursive: true });
+  let api;
+  try {
+    api = await contentApi({
+      root: values.root,
+      database: values.database,
+      sync: !values['no-sync'],
+      serverTiming: !values['no-server-timing'],
+      defaultLocale: values['default-locale'],
+      notFound: true,
+    });
+  } catch (error) {
+    if (error instanceof SchemaError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const app = new Koa();
+  app.on('error', (error: unknown) => {
+    process.stderr.write(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  });
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  const server = app.listen(Number(values.port), values.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : values.port;
+  process.stdout.write(`content-api listening on http://${values.host}:${port}/api\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => server.close(() => resolve());
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await api.close();
+  return 0;
+}
