@@ -1,0 +1,44 @@
+/**
+ * `content-api check [--root DIR]`: validate the schema files and report every problem at once.
+ * Exit 0 when the schema loads, 1 with the problems, 2 on a usage error.
+ */
+import { join } from 'node:path';
+import { loadSchema } from '../schema/load.js';
+import { formatProblem, SchemaError } from '../schema/problems.js';
+
+const USAGE = 'usage: content-api check [--root DIR]\n';
+
+/** Run the command; returns the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const root = parseRoot(args);
+  if (root === null) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  try {
+    const registry = await loadSchema(root);
+    const types = registry.contentTypes.length;
+    const components = registry.components.length;
+    process.stdout.write(`schema ok: ${types} content type${types === 1 ? '' : 's'}, ${components} component${components === 1 ? '' : 's'}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    // Paths relative to the working folder, so terminals and editors can open them.
+    const lines = error.problems.map((problem) => formatProblem({ ...problem, file: join(root, problem.file) }));
+    const count = error.problems.length;
+    process.stdout.write(`${lines.join('\n')}\n${count} schema problem${count === 1 ? '' : 's'}\n`);
+    return 1;
+  }
+}
+
+/** `--root DIR` or `--root=DIR`, default `.`; null on anything else. */
+function parseRoot(args: string[]): string | null {
+  let root = '.';
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === '--root' && args[index + 1] !== undefined) root = args[++index];
+    else if (arg.startsWith('--root=')) root = arg.slice('--root='.length);
+    else return null;
+  }
+  return root;
+}

@@ -1,0 +1,100 @@
+/**
+ * A YAML schema file parsed with its source positions kept, so every later problem (structural
+ * or cross-file) can name the line and column of the node it is about.
+ */
+import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { SourcePosition } from './document.js';
+import type { SchemaProblem } from './problems.js';
+import type { YamlPath } from './validate.js';
+
+/** A parsed file: its plain data, a locator for YAML paths, and its syntax problems. */
+export interface YamlSource {
+  readonly file: string;
+  readonly data: unknown;
+  /** Syntax errors and duplicate keys; when there are any, `data` is not to be trusted. */
+  readonly problems: readonly SchemaProblem[];
+  /** The node at a YAML path (or its nearest existing parent); `atKey` prefers the key of the last step. */
+  locate(path: YamlPath, atKey?: boolean): SourcePosition;
+}
+
+/** Parse one file. `file` is the name used in positions and problems. */
+export function parseYamlSource(file: string, text: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const positionAt = (offset: number): SourcePosition => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col };
+  };
+  const problems = document.errors.map((error): SchemaProblem => {
+    const path = pathAtOffset(document.contents, error.pos[0]);
+    const position = positionAt(error.pos[0]);
+    const message =
+      error.code === 'DUPLICATE_KEY'
+        ? `duplicate key "${path[path.length - 1] ?? ''}"; a key may appear only once in a mapping`
+        : `YAML syntax error: ${error.message}`;
+    return { ...position, path: path.join('.'), message };
+  });
+  return {
+    file,
+    data: problems.length ? null : document.toJS(),
+    problems,
+    locate: (path, atKey = false) => positionAt(offsetOf(document, path, atKey)),
+  };
+}
+
+/** Where the node at `path` starts, walking as far down the path as the document goes. */
+function offsetOf(document: Document, path: YamlPath, atKey: boolean): number {
+  let node: unknown = document.contents;
+  let offset = isNode(node) && node.range ? node.range[0] : 0;
+  for (const [index, step] of path.entries()) {
+    const last = index === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(step));
+      if (!pair) break;
+      offset = entryOffset(pair.key as Node, pair.value, atKey && last);
+      node = pair.value;
+    } else if (isSeq(node) && typeof step === 'number' && isNode(node.items[step])) {
+      node = node.items[step];
+      offset = (node as Node).range?.[0] ?? offset;
+    } else {
+      break;
+    }
+  }
+  return offset;
+}
+
+/**
+ * A mapping entry is best shown by its value when the value sits on the same line (a scalar or a
+ * flow collection) and by its key otherwise: a block collection starts on the next line, and an
+ * empty value has no text of its own.
+ */
+function entryOffset(key: Node, value: unknown, atKey: boolean): number {
+  const keyOffset = key.range?.[0] ?? 0;
+  if (atKey || !isNode(value) || !value.range) return keyOffset;
+  if (isScalar(value) && value.value === null && !value.source) return keyOffset;
+  if (isCollection(value) && !value.flow) return keyOffset;
+  return value.range[0];
+}
+
+/** The YAML path of the deepest node containing a source offset, for syntax problems. */
+function pathAtOffset(node: unknown, offset: number): (string | number)[] {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = pair.key;
+      const name = isScalar(key) ? String(key.value) : '?';
+      if (isNode(key) && key.range && offset >= key.range[0] && offset < key.range[2]) return [name];
+      if (isNode(pair.value) && pair.value.range && offset >= pair.value.range[0] && offset < pair.value.range[2]) {
+        return [name, ...pathAtOffset(pair.value, offset)];
+      }
+    }
+  } else if (isSeq(node)) {
+    for (const [index, item] of node.items.entries()) {
+      if (isNode(item) && item.range && offset >= item.range[0] && offset < item.range[2]) return [index, ...pathAtOffset(item, offset)];
+    }
+  }
+  return [];
+}
+
+function isNode(value: unknown): value is Node {
+  return isScalar(value) || isCollection(value);
+}
