@@ -23,6 +23,7 @@ export interface ImportChange {
   readonly value?: unknown;
 }
 
+/** One file the importer wrote. */
 export interface ImportedFile {
   /** Relative to the output folder. */
   readonly file: string;
@@ -30,6 +31,7 @@ export interface ImportedFile {
   readonly source: string;
 }
 
+/** What importStrapiApp wrote, added, dropped, and what still does not validate. */
 export interface ImportReport {
   readonly written: readonly ImportedFile[];
   readonly dropped: readonly ImportChange[];

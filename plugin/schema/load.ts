@@ -13,6 +13,7 @@ import type { Registry } from './registry.js';
 import { validateDocument } from './validate.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
+/** Options of loadSchema. */
 export interface LoadOptions {
   /** The i18n default locale (`en` unless told). */
   defaultLocale?: string;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { schemaFileName, schemaFilePath, type SchemaFileKind } from './schema-files.js';
 
+/** A path into a YAML document: mapping keys and list indexes (`['attributes', 'blocks', 'components', 0]`). */
 export type YamlPath = readonly (string | number)[];
 
 /** One structural problem of a document. */
