@@ -32,6 +32,13 @@ function loadKit(): { kit: string; cases: KitCase[] } | Error {
   }
 }
 
+/** The runner's reason alone: a stack trace into this file would say nothing about the case. */
+function caseFailure(reason: string): Error {
+  const error = new Error(reason);
+  error.stack = `Error: ${reason}`;
+  return error;
+}
+
 const loaded = loadKit();
 const knownFailures: KnownFailures = readKnownFailures(KNOWN_FAILURES_FILE);
 
@@ -86,7 +93,7 @@ describe('conformance', function () {
               if (!result) throw new Error(`run.mjs reported nothing for ${testCase.file}`);
               if (result.result === 'pass') {
                 if (known) {
-                  throw new Error(`passes now: remove it from known-failures.txt (line ${known.line}: ${known.kind} ${testCase.id})`);
+                  throw caseFailure(`passes now: remove it from known-failures.txt (line ${known.line}: ${known.kind} ${testCase.id})`);
                 }
                 return;
               }
@@ -94,7 +101,7 @@ describe('conformance', function () {
                 this.test!.title += `  [known failure: ${known.reason}]`;
                 this.skip();
               }
-              throw new Error(result.reason ?? `result "${result.result}"`);
+              throw caseFailure(result.reason ?? `result "${result.result}"`);
             });
           }
         });

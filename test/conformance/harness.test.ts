@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { announcedBaseUrl, startServer } from '../support/server.js';
 import { parseKnownFailures } from './known-failures.js';
 
+/** Listens on the port given as its argument (0: any) and announces its address like the CLI. */
 const STAND_IN = `
   const http = require('node:http');
-  const port = Number(process.argv[1]);
-  http.createServer((req, res) => res.end('ok')).listen(port, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + port));
+  const server = http.createServer((req, res) => res.end('ok'));
+  server.listen(Number(process.argv[1]), '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + '/api'));
 `;
 
 describe('conformance harness', function () {
@@ -39,14 +40,17 @@ describe('conformance harness', function () {
       assert.equal(announcedBaseUrl('starting…'), null);
     });
 
-    it('starts a server, waits until it answers and stops it', async function () {
-      const server = await startServer({ database: 'unused', command: [process.execPath, '-e', STAND_IN, '{port}'] });
-      const response = await fetch(`${server.baseUrl}/`);
-      assert.equal(await response.text(), 'ok');
-      await server.stop();
-      const after = await fetch(`${server.baseUrl}/`).then(() => 'answered', () => 'closed');
-      assert.equal(after, 'closed');
-    });
+    for (const port of ['0', '{port}']) {
+      it(`starts a server on port ${port}, waits until it answers and stops it`, async function () {
+        const server = await startServer({ database: 'unused', command: [process.execPath, '-e', STAND_IN, port] });
+        assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+        const response = await fetch(`${server.baseUrl}/`);
+        assert.equal(await response.text(), 'ok');
+        await server.stop();
+        const after = await fetch(`${server.baseUrl}/`).then(() => 'answered', () => 'closed');
+        assert.equal(after, 'closed');
+      });
+    }
 
     it('rejects with the output of a server that exits', async function () {
       const failing = [process.execPath, '-e', 'console.error("no such database"); process.exit(3)'];

@@ -115,14 +115,18 @@ async function answers(baseUrl: string): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts a server and resolves once it answers HTTP; rejects with its output when it does not. */
+/**
+ * Starts a server and resolves once it answers HTTP; rejects with its output when it does not.
+ * The CLI is started with `--port 0` and announces the address it listens on.
+ */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   installExitHook();
-  const port = await freePort();
+  const usesPortPlaceholder = options.command?.some((part) => part.includes('{port}')) ?? false;
+  const chosenPort = usesPortPlaceholder ? await freePort() : null;
   const argv = options.command
-    ? options.command.map((part) => part.replaceAll('{port}', String(port)))
+    ? options.command.map((part) => part.replaceAll('{port}', String(chosenPort)))
     : [process.execPath, cliPath, 'serve', '--root', options.root ?? repoRoot, '--database', options.database,
-        '--host', HOST, '--port', String(port), ...(options.args ?? ['--no-sync'])];
+        '--host', HOST, '--port', '0', ...(options.args ?? ['--no-sync'])];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: options.root ?? repoRoot,
     env: { ...process.env, ...options.env },
@@ -140,7 +144,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const output = () => [stderr.trim(), stdout.trim()].filter(Boolean).join('\n');
   const stop = () => kill(child);
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
   const fail = async (why: string): Promise<never> => {
     await stop();
     const printed = output();
@@ -153,9 +158,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await sleep(50); // let the pipes drain the last words
       return fail(`server exited with ${child.exitCode ?? child.signalCode} before answering`);
     }
-    const baseUrl = announcedBaseUrl(stdout + stderr) ?? `http://${HOST}:${port}`;
-    if (await answers(baseUrl)) return { baseUrl, stop, output };
+    const baseUrl = announcedBaseUrl(stdout) ?? (chosenPort ? `http://${HOST}:${chosenPort}` : null);
+    if (baseUrl && (await answers(baseUrl))) return { baseUrl, stop, output };
     await sleep(100);
   }
-  return fail(`server did not answer within ${options.startTimeoutMs ?? 30_000} ms`);
+  return fail(`server did not answer within ${timeoutMs} ms`);
 }
