@@ -10,9 +10,11 @@ import { quoteIdentifier as q } from './dialect/dialect.js';
 import { chainHops, hopThrough, whereClause, type Hop } from './hops.js';
 
 export interface SortTerm {
-  /** The value sorted on, as an expression over the row alias. */
+  /** The value sorted on, as an expression over the row alias (collated for sorting). */
   readonly expression: string;
-  /** The ORDER BY term for that expression. */
+  /** `ASC`/`DESC`, with the NULL placement of every engine. */
+  readonly direction: string;
+  /** The ORDER BY term: expression and direction. */
   readonly term: string;
 }
 
@@ -20,7 +22,7 @@ export function compileSortKey(context: CompileContext, key: SortKey, alias: str
   const type = key.field.type;
   let expression: string;
   if (!key.path.length) {
-    expression = `${alias}.${q(key.field.column)}`;
+    expression = context.dialect.sortable(`${alias}.${q(key.field.column)}`, type);
   } else {
     const hops: Hop[] = [];
     let owner = model;
@@ -34,7 +36,8 @@ export function compileSortKey(context: CompileContext, key: SortKey, alias: str
     const aggregate = key.direction === 'asc' ? 'MIN' : 'MAX';
     expression = `(SELECT ${aggregate}(${value}) FROM ${from}${whereClause([`${hops[0].ownerKey} = ${alias}."id"`, ...conditions])})`;
   }
-  return { expression, term: context.dialect.orderTerm(expression, type, key.direction) };
+  const direction = context.dialect.direction(key.direction);
+  return { expression, direction, term: `${expression} ${direction}` };
 }
 
 export function compileSort(context: CompileContext, keys: readonly SortKey[], alias: string, model: Model): SortTerm[] {

@@ -46,9 +46,10 @@ function compileList(dialect: Dialect, root: RootQuery): Statement {
   const conditions = rootConditions(context, root);
   const { limit, offset } = pageWindow(root);
   const keys = sort.map((term, index) => `${term.expression} AS "__s${index}"`);
-  const innerOrder = [...sort.map((term) => term.term), `${ROOT}."id" ASC`];
+  // Ordering by the projected names computes each sort value once per row.
+  const innerOrder = [...sort.map((term, index) => `"__s${index}" ${term.direction}`), `${ROOT}."id" ASC`];
   const outerOrder = [
-    ...root.sort.map((key, index) => dialect.orderTerm(`${PAGE}."__s${index}"`, key.field.type, key.direction)),
+    ...root.sort.map((key, index) => `${dialect.sortable(`${PAGE}."__s${index}"`, key.field.type)} ${sort[index].direction}`),
     `${PAGE}."id" ASC`,
   ];
   const page =

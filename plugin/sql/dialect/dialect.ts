@@ -30,9 +30,9 @@ export interface Dialect {
   contains(text: string, parameter: string): string;
   startsWith(text: string, parameter: string): string;
   endsWith(text: string, parameter: string): string;
-  /** A sort term with NULLs first ascending and last descending, strings in code-point order. */
-  orderTerm(expression: string, type: ScalarType | 'integer', direction: SortDirection): string;
-  /** A value fit for MIN/MAX when placing an entry by its related values (D5). */
+  /** The ORDER BY direction, with NULLs first ascending and last descending on every engine. */
+  direction(direction: SortDirection): string;
+  /** A column's value as sorted: strings in code-point order; fit for MIN/MAX (D5). */
   sortable(expression: string, type: ScalarType | 'integer'): string;
 }
 

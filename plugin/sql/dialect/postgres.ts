@@ -4,7 +4,6 @@
  * as UTC, numerics are returned as numbers and bigints as text. Sorting uses the C collation and
  * SQLite's NULL placement so that both engines return the same order.
  */
-import type { ScalarType } from '../../schema/registry.js';
 import type { SortDirection } from '../../query/tree.js';
 import { quoteIdentifier, STRING_TYPES, type Dialect } from './dialect.js';
 
@@ -52,10 +51,7 @@ export const postgresDialect: Dialect = {
   contains: (text, parameter) => `strpos(${text}, ${parameter}) > 0`,
   startsWith: (text, parameter) => `starts_with(${text}, ${parameter})`,
   endsWith: (text, parameter) => `right(${text}, length(${parameter})) = ${parameter}`,
-  orderTerm(expression: string, type: ScalarType | 'integer', direction: SortDirection) {
-    const collated = STRING_TYPES.has(type) ? `${expression} COLLATE "C"` : expression;
-    return `${collated} ${direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`;
-  },
+  direction: (direction: SortDirection) => (direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'),
   sortable(expression, type) {
     if (STRING_TYPES.has(type)) return `${expression} COLLATE "C"`;
     if (type === 'boolean') return `${expression}::int`;

@@ -3,7 +3,6 @@
  * booleans as 0/1, json as text. JSON values keep their subtype only through scalar subqueries,
  * CASE and nullif, so every nested value is built in place (see sql/README.md).
  */
-import type { ScalarType } from '../../schema/registry.js';
 import type { SortDirection } from '../../query/tree.js';
 import { literal, STRING_TYPES, type Dialect } from './dialect.js';
 
@@ -35,6 +34,10 @@ export const sqliteDialect: Dialect = {
         return `CASE ${column} WHEN 1 THEN json('true') WHEN 0 THEN json('false') END`;
       case 'json':
         return `json(${column})`;
+      case 'float':
+      case 'decimal':
+        // A REAL with no fraction would print as 288.0; JavaScript (and Strapi) print 288.
+        return `CASE WHEN ${column} = CAST(${column} AS INTEGER) THEN CAST(${column} AS INTEGER) ELSE ${column} END`;
       default:
         return column;
     }
@@ -53,9 +56,8 @@ export const sqliteDialect: Dialect = {
   contains: (text, parameter) => `instr(${text}, ${parameter}) > 0`,
   startsWith: (text, parameter) => `substr(${text}, 1, length(${parameter})) = ${parameter}`,
   endsWith: (text, parameter) => `substr(${text}, length(${text}) - length(${parameter}) + 1) = ${parameter}`,
-  orderTerm(expression: string, _type: ScalarType | 'integer', direction: SortDirection) {
-    return `${expression} ${direction.toUpperCase()}`;
-  },
+  // SQLite already places NULLs first ascending and compares strings bytewise.
+  direction: (direction: SortDirection) => (direction === 'asc' ? 'ASC' : 'DESC'),
   sortable: (expression) => expression,
 };
 

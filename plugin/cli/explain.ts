@@ -1,0 +1,65 @@
+/**
+ * `content-api explain '<path?query>' [--root DIR] [--dialect sqlite|postgres] [--role R]`:
+ * prints the statements a request compiles to, with their parameters, without running them.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadPermissions } from '../access/permissions.js';
+import { PUBLIC_ROLE } from '../access/role.js';
+import { parseQueryString } from '../http/query-string.js';
+import { planRead } from '../read.js';
+import { loadSchema } from '../schema/load.js';
+import type { Registry } from '../schema/registry.js';
+import { compileRequest, type Statement } from '../sql/compile.js';
+import { postgresDialect } from '../sql/dialect/postgres.js';
+import { sqliteDialect } from '../sql/dialect/sqlite.js';
+import { ApiError } from '../errors.js';
+
+const OPTIONS = {
+  root: { type: 'string', default: '.' },
+  dialect: { type: 'string', default: 'sqlite' },
+  role: { type: 'string', default: PUBLIC_ROLE },
+  prefix: { type: 'string', default: '/api' },
+} as const;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length !== 1 || !['sqlite', 'postgres'].includes(values.dialect)) {
+    process.stderr.write("usage: content-api explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R]\n");
+    return 2;
+  }
+  const registry = await loadSchema(values.root);
+  const permissions = await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry);
+  const url = new URL(positionals[0], 'http://localhost');
+  const route = matchRoute(registry, values.prefix, url.pathname);
+  if (!route) {
+    process.stderr.write(`no route matches ${url.pathname}\n`);
+    return 1;
+  }
+  const dialect = values.dialect === 'postgres' ? postgresDialect : sqliteDialect;
+  try {
+    const engine = { registry, permissions, executor: { dialect, column: async () => [] }, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
+    const root = planRead(engine, { ...route, query: parseQueryString(url.search.slice(1)), role: values.role });
+    const compiled = compileRequest(dialect, root);
+    printStatement('entries', compiled.entries);
+    if (compiled.count) printStatement('count', compiled.count);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    process.stderr.write(`${error.status} ${error.name}: ${error.message}\n`);
+    return 1;
+  }
+}
+
+function printStatement(label: string, statement: Statement): void {
+  process.stdout.write(`-- ${label}\n${statement.sql};\n-- parameters: ${JSON.stringify(statement.values, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))}\n`);
+}
+
+/** The model and action a path names: `<prefix>/<plural>[/<id>]` or `<prefix>/<singular>`. */
+export function matchRoute(registry: Registry, prefix: string, pathname: string) {
+  if (!pathname.startsWith(`${prefix}/`)) return null;
+  const [name, id, ...rest] = pathname.slice(prefix.length + 1).split('/');
+  const model = registry.routes.get(name);
+  if (!model || rest.length || (id !== undefined && (model.kind === 'singleType' || !/^[1-9]\d{0,15}$/.test(id)))) return null;
+  return { model, action: id === undefined ? ('find' as const) : ('findOne' as const), id: id === undefined ? null : Number(id) };
+}
