@@ -1,0 +1,60 @@
+/**
+ * What a database already holds: its tables with their columns and index names, read from the
+ * catalog (sqlite_master and table_info on SQLite; information_schema and pg_indexes in the
+ * current schema on PostgreSQL). Sync compares it with the layout; copy reads only what exists.
+ */
+import type { Knex } from 'knex';
+import { clientOf, type DatabaseClient } from './database.js';
+
+export interface ExistingTable {
+  /** Column names in table order. */
+  readonly columns: readonly string[];
+  readonly indexes: readonly string[];
+}
+
+export type DatabaseSnapshot = ReadonlyMap<string, ExistingTable>;
+
+interface CatalogRow {
+  table_name: string;
+  name: string;
+}
+
+/** PostgreSQL cuts identifiers to 63 bytes; a name is compared with the catalog the way it was stored. */
+export function storedName(client: DatabaseClient, name: string): string {
+  if (client !== 'postgres' || Buffer.byteLength(name) <= 63) return name;
+  let cut = name;
+  while (Buffer.byteLength(cut) > 63) cut = cut.slice(0, -1);
+  return cut;
+}
+
+async function readSqliteCatalog(knex: Knex): Promise<{ tables: string[]; columns: CatalogRow[]; indexes: CatalogRow[] }> {
+  const tables: { name: string }[] = await knex.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`);
+  const columns: CatalogRow[] = await knex.raw(
+    `SELECT m.name AS table_name, p.name AS name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid`,
+  );
+  const indexes: CatalogRow[] = await knex.raw(`SELECT tbl_name AS table_name, name FROM sqlite_master WHERE type = 'index'`);
+  return { tables: tables.map((row) => row.name), columns, indexes };
+}
+
+async function readPostgresCatalog(knex: Knex): Promise<{ tables: string[]; columns: CatalogRow[]; indexes: CatalogRow[] }> {
+  const tables = await knex.raw<{ rows: { table_name: string }[] }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`,
+  );
+  const columns = await knex.raw<{ rows: CatalogRow[] }>(
+    `SELECT table_name, column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+  );
+  const indexes = await knex.raw<{ rows: CatalogRow[] }>(
+    `SELECT tablename AS table_name, indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`,
+  );
+  return { tables: tables.rows.map((row) => row.table_name), columns: columns.rows, indexes: indexes.rows };
+}
+
+/** Every table of the database (the current schema on PostgreSQL) with its columns and indexes. */
+export async function inspectDatabase(knex: Knex): Promise<DatabaseSnapshot> {
+  const catalog = clientOf(knex) === 'postgres' ? await readPostgresCatalog(knex) : await readSqliteCatalog(knex);
+  const snapshot = new Map<string, { columns: string[]; indexes: string[] }>();
+  for (const table of catalog.tables) snapshot.set(table, { columns: [], indexes: [] });
+  for (const row of catalog.columns) snapshot.get(row.table_name)?.columns.push(row.name);
+  for (const row of catalog.indexes) snapshot.get(row.table_name)?.indexes.push(row.name);
+  return snapshot;
+}

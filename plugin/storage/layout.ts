@@ -1,0 +1,235 @@
+/**
+ * The Strapi v4 table layout of a registry, as data: every table, column, index and foreign key,
+ * named exactly as Strapi 4.26 names them. `sync` creates it, `copy` moves it, the models map it
+ * and the tests compare it with a database Strapi wrote; none of them names a table on its own.
+ */
+import { FILE_UID, MORPH_TABLE, type LinkTable, type Model, type Registry, type ScalarType } from '../schema/registry.js';
+
+/**
+ * A column's type as the knex schema builder names it. SQLite declares `double` and `decimal` as
+ * `float`, `jsonb` as `json` and `datetime` as `datetime`; PostgreSQL as `double precision`,
+ * `numeric(10,2)`, `jsonb`, `timestamp(6) without time zone`, `time(3)`.
+ */
+export type ColumnType =
+  | 'increments'
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'bigInteger'
+  | 'double'
+  | 'decimal'
+  | 'boolean'
+  | 'jsonb'
+  | 'date'
+  | 'time'
+  | 'datetime';
+
+export interface ColumnLayout {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Strapi declares every column but the id nullable; required attributes are checked by the application. */
+  readonly nullable: boolean;
+}
+
+export interface IndexLayout {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+export interface ForeignKeyLayout {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly referencedTable: string;
+  readonly referencedColumns: readonly string[];
+  readonly onDelete: 'CASCADE';
+}
+
+/**
+ * `model`: a content type's, component's or the media file's own table; `link`: a relation's link
+ * table; `componentJoin`: `<table>_components`; `morph`: `files_related_morphs`.
+ */
+export type TableRole = 'model' | 'link' | 'componentJoin' | 'morph';
+
+export interface TableLayout {
+  readonly name: string;
+  readonly role: TableRole;
+  /** The uid of the model whose own table this is; null for link, join and morph tables. */
+  readonly uid: string | null;
+  readonly columns: readonly ColumnLayout[];
+  readonly indexes: readonly IndexLayout[];
+  readonly foreignKeys: readonly ForeignKeyLayout[];
+}
+
+export interface Layout {
+  /** Every table, the referenced ones (models' own tables) before the tables that reference them. */
+  readonly tables: readonly TableLayout[];
+}
+
+const SCALAR_COLUMN_TYPES: Record<ScalarType, ColumnType> = {
+  string: 'string',
+  email: 'string',
+  uid: 'string',
+  enumeration: 'string',
+  password: 'string',
+  text: 'text',
+  richtext: 'text',
+  integer: 'integer',
+  biginteger: 'bigInteger',
+  float: 'double',
+  decimal: 'decimal',
+  boolean: 'boolean',
+  json: 'jsonb',
+  date: 'date',
+  time: 'time',
+  datetime: 'datetime',
+  timestamp: 'datetime',
+};
+
+/** The indexes the upload plugin declares on its file model (named after the plugin, not the table). */
+const FILE_INDEXES: readonly IndexLayout[] = ['folder_path', 'created_at', 'updated_at', 'name', 'size', 'ext'].map((column) => ({
+  name: `upload_files_${column}_index`,
+  columns: [column],
+  unique: false,
+}));
+
+const ID: ColumnLayout = { name: 'id', type: 'increments', nullable: false };
+
+function column(name: string, type: ColumnType): ColumnLayout {
+  return { name, type, nullable: true };
+}
+
+function index(name: string, columns: readonly string[], unique = false): IndexLayout {
+  return { name, columns, unique };
+}
+
+function cascade(name: string, columnName: string, referencedTable: string): ForeignKeyLayout {
+  return { name, columns: [columnName], referencedTable, referencedColumns: ['id'], onDelete: 'CASCADE' };
+}
+
+/** The column type a scalar attribute is stored in. */
+export function columnTypeOf(type: ScalarType): ColumnType {
+  return SCALAR_COLUMN_TYPES[type];
+}
+
+/**
+ * A model's own table: id, the scalar columns in attribute order with the creator columns after
+ * the timestamps, and `locale` last, because Strapi's i18n plugin adds it after the core's columns.
+ * `created_by_id`/`updated_by_id` get Strapi's indexes but no foreign key: they point at the admin
+ * users table, which belongs to Strapi's admin panel and is not part of this layout.
+ */
+function modelTable(model: Model): TableLayout {
+  const columns: ColumnLayout[] = [ID];
+  const indexes: IndexLayout[] = [];
+  let locale: ColumnLayout | null = null;
+  for (const attribute of model.attributes.values()) {
+    if (attribute.kind === 'scalar') {
+      const scalar = column(attribute.column, columnTypeOf(attribute.type));
+      if (attribute.implicit && attribute.name === 'locale') locale = scalar;
+      else columns.push(scalar);
+      // Only uid attributes get a unique index: Strapi v4 ignores `unique: true` in the database.
+      if (attribute.type === 'uid') indexes.push(index(`${model.tableName}_${attribute.column}_unique`, [attribute.column], true));
+    } else if (attribute.kind === 'internal' && attribute.column) {
+      columns.push(column(attribute.column, 'integer'));
+      indexes.push(index(`${model.tableName}_${attribute.column}_fk`, [attribute.column]));
+    }
+  }
+  if (locale) columns.push(locale);
+  if (model.uid === FILE_UID) indexes.push(...FILE_INDEXES);
+  return { name: model.tableName, role: 'model', uid: model.uid, columns, indexes, foreignKeys: [] };
+}
+
+/** A relation's link table, on the owning side: both ends cascade on delete. */
+function linkTable(link: LinkTable): TableLayout {
+  const { name, joinColumn, inverseJoinColumn, orderColumn, inverseOrderColumn } = link;
+  const columns = [ID, column(joinColumn, 'integer'), column(inverseJoinColumn, 'integer')];
+  const indexes = [
+    index(`${name}_fk`, [joinColumn]),
+    index(`${name}_inv_fk`, [inverseJoinColumn]),
+    index(`${name}_unique`, [joinColumn, inverseJoinColumn], true),
+  ];
+  if (orderColumn) {
+    columns.push(column(orderColumn, 'double'));
+    indexes.push(index(`${name}_order_fk`, [orderColumn]));
+  }
+  if (inverseOrderColumn) {
+    columns.push(column(inverseOrderColumn, 'double'));
+    indexes.push(index(`${name}_order_inv_fk`, [inverseOrderColumn]));
+  }
+  const foreignKeys = [cascade(`${name}_fk`, joinColumn, link.ownerTable), cascade(`${name}_inv_fk`, inverseJoinColumn, link.targetTable)];
+  return { name, role: 'link', uid: null, columns, indexes, foreignKeys };
+}
+
+/**
+ * `<table>_components`: one row per component (or dynamic-zone entry) of an owner row. Its
+ * indexes are named after the owner table, not the join table, as Strapi does. `component_id`
+ * has no foreign key: it points into a different table per `component_type`.
+ */
+function componentJoinTable(ownerTable: string, name: string): TableLayout {
+  return {
+    name,
+    role: 'componentJoin',
+    uid: null,
+    columns: [
+      ID,
+      column('entity_id', 'integer'),
+      column('component_id', 'integer'),
+      column('component_type', 'string'),
+      column('field', 'string'),
+      column('order', 'double'),
+    ],
+    indexes: [
+      index(`${ownerTable}_field_index`, ['field']),
+      index(`${ownerTable}_component_type_index`, ['component_type']),
+      index(`${ownerTable}_entity_fk`, ['entity_id']),
+      index(`${ownerTable}_unique`, ['entity_id', 'component_id', 'field', 'component_type'], true),
+    ],
+    foreignKeys: [cascade(`${ownerTable}_entity_fk`, 'entity_id', ownerTable)],
+  };
+}
+
+/** `files_related_morphs`: which file fills which media attribute of which row; `related_id` is polymorphic. */
+function morphTable(): TableLayout {
+  return {
+    name: MORPH_TABLE,
+    role: 'morph',
+    uid: null,
+    columns: [
+      ID,
+      column('file_id', 'integer'),
+      column('related_id', 'integer'),
+      column('related_type', 'string'),
+      column('field', 'string'),
+      column('order', 'double'),
+    ],
+    indexes: [
+      index(`${MORPH_TABLE}_fk`, ['file_id']),
+      index(`${MORPH_TABLE}_order_index`, ['order']),
+      index(`${MORPH_TABLE}_id_column_index`, ['related_id']),
+    ],
+    foreignKeys: [cascade(`${MORPH_TABLE}_fk`, 'file_id', 'files')],
+  };
+}
+
+/** Every table the registry needs, in creation order. */
+export function describeLayout(registry: Registry): Layout {
+  const models = [...registry.contentTypes, registry.file, ...registry.components];
+  const tables: TableLayout[] = models.map(modelTable);
+  for (const model of models) {
+    for (const attribute of model.attributes.values()) {
+      if (attribute.kind === 'relation' && attribute.linkTable) tables.push(linkTable(attribute.linkTable));
+    }
+  }
+  for (const model of models) {
+    if (model.componentJoinTable) tables.push(componentJoinTable(model.tableName, model.componentJoinTable));
+  }
+  tables.push(morphTable());
+  return { tables };
+}
+
+/** A table of the layout by name, failing loudly. */
+export function tableOf(layout: Layout, name: string): TableLayout {
+  const table = layout.tables.find((candidate) => candidate.name === name);
+  if (!table) throw new Error(`table ${name} is not part of the schema's layout`);
+  return table;
+}

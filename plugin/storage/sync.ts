@@ -1,0 +1,128 @@
+/**
+ * `sync`: brings a database up to the layout of a registry by adding what is missing — tables
+ * (with their indexes and foreign keys), columns and indexes. It never drops, renames or alters
+ * anything that exists, so an existing Strapi database keeps its data and its own tables; running
+ * it twice changes nothing the second time. All changes happen in one transaction (DDL is
+ * transactional on both SQLite and PostgreSQL), so a failure leaves the database as it was.
+ */
+import type { Knex } from 'knex';
+import type { Registry } from '../schema/registry.js';
+import { clientOf, type DatabaseClient } from './database.js';
+import { inspectDatabase, storedName, type ExistingTable } from './inspect.js';
+import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
+
+export interface SchemaChange {
+  readonly kind: 'table' | 'column' | 'index';
+  readonly table: string;
+  /** The table, column or index name. */
+  readonly name: string;
+}
+
+export interface SyncOptions {
+  /** Receives one line per change. */
+  log?: (line: string) => void;
+}
+
+/** One line for a change, as the CLI prints it. */
+export function describeChange(change: SchemaChange): string {
+  if (change.kind === 'table') return `created table ${change.table}`;
+  if (change.kind === 'column') return `added column ${change.table}.${change.name}`;
+  return `created index ${change.name} on ${change.table}`;
+}
+
+function addColumn(table: Knex.CreateTableBuilder, client: DatabaseClient, column: ColumnLayout): Knex.ColumnBuilder {
+  const { name } = column;
+  switch (column.type) {
+    case 'increments':
+      return table.increments(name, { primaryKey: true });
+    case 'string':
+      return table.string(name);
+    case 'text':
+      return table.text(name, 'longtext');
+    case 'integer':
+      return table.integer(name);
+    case 'bigInteger':
+      return table.bigInteger(name);
+    case 'double':
+      return table.double(name);
+    case 'decimal':
+      return table.decimal(name, 10, 2);
+    case 'boolean':
+      return table.boolean(name);
+    case 'jsonb':
+      return table.jsonb(name);
+    case 'date':
+      return table.date(name);
+    case 'time':
+      // knex's time() has no precision on PostgreSQL; milliseconds are what the API returns.
+      return client === 'postgres' ? table.specificType(name, 'time(3)') : table.time(name);
+    case 'datetime':
+      return table.datetime(name, { useTz: false, precision: 6 });
+  }
+}
+
+function addIndex(table: Knex.CreateTableBuilder, index: IndexLayout): void {
+  if (index.unique) table.unique([...index.columns], { indexName: index.name });
+  else table.index([...index.columns], index.name);
+}
+
+async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayout): Promise<void> {
+  await knex.schema.createTable(layout.name, (table) => {
+    for (const column of layout.columns) {
+      const built = addColumn(table, client, column);
+      if (column.nullable) built.nullable();
+    }
+    for (const index of layout.indexes) addIndex(table, index);
+    for (const key of layout.foreignKeys) {
+      table.foreign([...key.columns], key.name).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
+    }
+  });
+}
+
+/** Adds the columns and indexes an existing table lacks. Foreign keys are only created with new tables. */
+async function completeTable(knex: Knex, client: DatabaseClient, layout: TableLayout, existing: ExistingTable): Promise<SchemaChange[]> {
+  const columns = new Set(existing.columns);
+  const indexes = new Set(existing.indexes);
+  const missingColumns = layout.columns.filter((column) => !columns.has(storedName(client, column.name)));
+  const missingIndexes = layout.indexes.filter((index) => !indexes.has(storedName(client, index.name)));
+  if (missingColumns.some((column) => column.type === 'increments')) {
+    throw new Error(`table ${layout.name} exists without an id column; it cannot be served`);
+  }
+  if (!missingColumns.length && !missingIndexes.length) return [];
+  await knex.schema.alterTable(layout.name, (table) => {
+    for (const column of missingColumns) addColumn(table, client, column).nullable();
+    for (const index of missingIndexes) addIndex(table, index);
+  });
+  return [
+    ...missingColumns.map((column): SchemaChange => ({ kind: 'column', table: layout.name, name: column.name })),
+    ...missingIndexes.map((index): SchemaChange => ({ kind: 'index', table: layout.name, name: index.name })),
+  ];
+}
+
+/** Adds what `layout` needs and `knex`'s database lacks, inside the caller's transaction. */
+export async function applyLayout(knex: Knex, layout: Layout): Promise<SchemaChange[]> {
+  const client = clientOf(knex);
+  const existing = await inspectDatabase(knex);
+  const changes: SchemaChange[] = [];
+  for (const table of layout.tables) {
+    const found = existing.get(storedName(client, table.name));
+    if (found) {
+      changes.push(...(await completeTable(knex, client, table, found)));
+    } else {
+      await createTable(knex, client, table);
+      changes.push({ kind: 'table', table: table.name, name: table.name });
+    }
+  }
+  return changes;
+}
+
+/**
+ * Create the missing tables, columns and indexes of the registry's layout, in one transaction.
+ * @returns what was changed, in order; empty when the database already had everything.
+ */
+export async function syncSchema(knex: Knex, registry: Registry, options: SyncOptions = {}): Promise<SchemaChange[]> {
+  const layout = describeLayout(registry);
+  const changes = await knex.transaction((trx) => applyLayout(trx, layout));
+  for (const change of changes) options.log?.(describeChange(change));
+  return changes;
+}
