@@ -41,6 +41,8 @@ interface Request {
   readonly path: string;
   readonly options: Record<string, unknown> | null;
   readonly tails: string[];
+  /** The string parameter the tails were written in (`populate`, `populate[1]`), for errors. */
+  readonly tailPath: string;
 }
 
 /** Parses the `populate` value found at `path` for rows of `model`. */
@@ -85,7 +87,7 @@ function requestsFromStrings(model: Model, items: [string, string][], starAllowe
       if (!attribute) continue;
       let request = requests.get(name);
       if (!request) {
-        request = { attribute, path: childPath(itemPath, name), options: null, tails: [] };
+        request = { attribute, path: childPath(itemPath, name), options: null, tails: [], tailPath: itemPath };
         requests.set(name, request);
       }
       if (tail !== null && !request.tails.includes(tail)) request.tails.push(tail);
@@ -99,7 +101,7 @@ function wildcardRequests(model: Model, path: string): Request[] {
   const requests: Request[] = [];
   for (const attribute of model.attributes.values()) {
     if (isPopulatable(attribute) && !attribute.hidden) {
-      requests.push({ attribute, path: childPath(path, attribute.name), options: null, tails: [] });
+      requests.push({ attribute, path: childPath(path, attribute.name), options: null, tails: [], tailPath: path });
     }
   }
   return requests;
@@ -109,11 +111,11 @@ function requestsFromObject(model: Model, raw: Record<string, unknown>, path: st
   const requests: Request[] = [];
   for (const [name, value] of Object.entries(raw)) {
     const keyPath = childPath(path, name);
-    const attribute = resolveAttribute(model, name, path);
+    const attribute = resolveAttribute(model, name, keyPath);
     if (isPlainObject(value)) {
-      if (attribute) requests.push({ attribute, path: keyPath, options: value, tails: [] });
+      if (attribute) requests.push({ attribute, path: keyPath, options: value, tails: [], tailPath: keyPath });
     } else if (parsePopulateFlag(value, keyPath) && attribute) {
-      requests.push({ attribute, path: keyPath, options: null, tails: [] });
+      requests.push({ attribute, path: keyPath, options: null, tails: [], tailPath: keyPath });
     }
   }
   return requests;
@@ -175,14 +177,15 @@ function checkOptionKeys(options: Record<string, unknown>, attribute: Populatabl
 
 /** fields and nested populate of one populated level: from the object form, or the dot-path tails. */
 function buildSelection(registry: Registry, target: Model, request: Request): Selection {
-  const { options, path, tails } = request;
+  const { options, path } = request;
   const fields = parseFields(target, options?.fields, childPath(path, 'fields'));
-  const populate = options
-    ? parsePopulate(registry, target, options.populate, childPath(path, 'populate'))
-    : tails.length
-      ? parsePopulate(registry, target, tails, path)
-      : [];
+  const populate = options ? parsePopulate(registry, target, options.populate, childPath(path, 'populate')) : populateTails(registry, target, request);
   return { fields, populate };
+}
+
+/** The rest of dot paths (`seo.metaSocial.image` → `metaSocial.image` inside seo), errors naming the written parameter. */
+function populateTails(registry: Registry, target: Model, request: Request): PopulateNode[] {
+  return buildNodes(registry, requestsFromStrings(target, request.tails.map((tail) => [tail, request.tailPath]), false));
 }
 
 function buildRelationNode(registry: Registry, request: Request, target: Model): RelationNode {
@@ -300,7 +303,7 @@ function sharedDynamicZoneParts(registry: Registry, components: Model[], request
   if (options?.sort !== undefined) {
     for (const component of components) parseSort(component, options.sort, childPath(path, 'sort'), registry);
   }
-  const nested = sharedZonePopulate(registry, components, populateRaw, options ? childPath(path, 'populate') : path);
+  const nested = sharedZonePopulate(registry, components, populateRaw, options ? childPath(path, 'populate') : request.tailPath);
   return components.map((component, index) => ({
     component,
     selection: {

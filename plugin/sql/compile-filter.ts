@@ -80,7 +80,8 @@ const COMPARISON: Record<string, string> = { $eq: '=', $ne: '<>', $lt: '<', $lte
 
 function compileCompare(context: CompileContext, filter: CompareFilter, alias: string): string {
   const { field, operator, values } = filter;
-  const column = `${alias}.${q(field.column)}`;
+  // json values are compared as their text (PostgreSQL has no jsonb = text).
+  const column = field.type === 'json' ? context.dialect.text(`${alias}.${q(field.column)}`, 'json') : `${alias}.${q(field.column)}`;
   const type = field.type;
   const parameter = (value: FilterValue) => context.parameter(context.dialect.parameter(type, value));
   const text = () => context.dialect.text(column, type);
