@@ -6,12 +6,14 @@
 import type { Knex } from 'knex';
 import { clientOf, type DatabaseClient } from './database.js';
 
+/** What the catalog says about one table. */
 export interface ExistingTable {
   /** Column names in table order. */
   readonly columns: readonly string[];
   readonly indexes: readonly string[];
 }
 
+/** The existing tables by name. */
 export type DatabaseSnapshot = ReadonlyMap<string, ExistingTable>;
 
 interface CatalogRow {

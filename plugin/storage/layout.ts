@@ -24,6 +24,7 @@ export type ColumnType =
   | 'time'
   | 'datetime';
 
+/** A column: its name, its knex type and whether it may hold NULL. */
 export interface ColumnLayout {
   readonly name: string;
   readonly type: ColumnType;
@@ -31,12 +32,14 @@ export interface ColumnLayout {
   readonly nullable: boolean;
 }
 
+/** An index by Strapi's name, over columns in order. */
 export interface IndexLayout {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique: boolean;
 }
 
+/** A foreign key by Strapi's name; the layout only has cascading ones. */
 export interface ForeignKeyLayout {
   readonly name: string;
   readonly columns: readonly string[];
@@ -51,6 +54,7 @@ export interface ForeignKeyLayout {
  */
 export type TableRole = 'model' | 'link' | 'componentJoin' | 'morph';
 
+/** A table with everything sync creates for it. */
 export interface TableLayout {
   readonly name: string;
   readonly role: TableRole;
@@ -61,6 +65,7 @@ export interface TableLayout {
   readonly foreignKeys: readonly ForeignKeyLayout[];
 }
 
+/** The tables of a registry, as `describeLayout` derives them. */
 export interface Layout {
   /** Every table, the referenced ones (models' own tables) before the tables that reference them. */
   readonly tables: readonly TableLayout[];

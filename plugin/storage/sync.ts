@@ -11,6 +11,7 @@ import { clientOf, type DatabaseClient } from './database.js';
 import { inspectDatabase, storedName, type ExistingTable } from './inspect.js';
 import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
 
+/** One thing sync added. */
 export interface SchemaChange {
   readonly kind: 'table' | 'column' | 'index';
   readonly table: string;
@@ -18,6 +19,7 @@ export interface SchemaChange {
   readonly name: string;
 }
 
+/** How sync reports what it does. */
 export interface SyncOptions {
   /** Receives one line per change. */
   log?: (line: string) => void;

@@ -91,3 +91,19 @@ export async function openFixtureDatabase(client: DatabaseClient, name: FixtureN
   }
   return { client, knex: database.knex, drop: () => database.drop() };
 }
+
+/**
+ * Runs the enclosing suite in a time zone with an offset from UTC (and daylight saving time), so
+ * that a datetime shifted by the process's time zone would show even where tests run in UTC.
+ */
+export function useOffsetTimeZone(): void {
+  let original: string | undefined;
+  before(() => {
+    original = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+  });
+  after(() => {
+    if (original === undefined) delete process.env.TZ;
+    else process.env.TZ = original;
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * Objection `relationMappings` for the Strapi v4 layout. Every relation goes through a table of
+ * its own: relations through their link table (a mappedBy side reads its owner's link table
+ * reversed), components through `<table>_components` filtered by `field` and `component_type`,
+ * media through `files_related_morphs` filtered by `related_type` (the owner's uid) and `field`.
+ * To-many relations come back in the order of their order column, as Strapi arranges them.
+ */
+import { Model, type QueryBuilder, type RelationMapping, type RelationMappings } from 'objection';
+import {
+  FILE_UID,
+  MORPH_TABLE,
+  modelOf,
+  type ComponentAttribute,
+  type LinkTable,
+  type MediaAttribute,
+  type Model as SchemaModel,
+  type Registry,
+  type RelationAttribute,
+} from '../schema/registry.js';
+import type { ComponentJoinModel, TableModel } from './table-model.js';
+
+/** The generated classes, looked up by uid (a model's own table) or by table name. */
+export interface ModelClasses {
+  model(uid: string): typeof TableModel;
+  table(name: string): typeof TableModel;
+}
+
+type Mapping = RelationMapping<TableModel>;
+
+/**
+ * Orders the related rows by a column of the table the relation goes through, then by that
+ * table's id. Only when the query joins that table: a `withGraphJoined` subquery does not.
+ */
+function orderThrough(through: typeof TableModel, column: string | null) {
+  return (builder: QueryBuilder<Model>) => {
+    if (!column || !builder.has('join')) return;
+    const table = builder.tableRefFor(through);
+    builder.orderBy(`${table}.${column}`).orderBy(`${table}.id`);
+  };
+}
+
+/** The link table of a relation's owning side, read from whichever side `attribute` is. */
+function linkTableOf(registry: Registry, attribute: RelationAttribute): LinkTable {
+  if (attribute.linkTable) return attribute.linkTable;
+  const owner = modelOf(registry, attribute.target).attributes.get(attribute.mappedBy as string);
+  if (owner?.kind !== 'relation' || !owner.linkTable) throw new Error(`${attribute.target}.${attribute.mappedBy} owns no link table`);
+  return owner.linkTable;
+}
+
+function relationMapping(owner: SchemaModel, attribute: RelationAttribute, registry: Registry, classes: ModelClasses): Mapping {
+  const { link } = attribute;
+  const target = classes.model(attribute.target);
+  const linkModel = classes.table(link.table);
+  const linkTable = linkTableOf(registry, attribute);
+  return {
+    relation: attribute.toMany ? Model.ManyToManyRelation : Model.HasOneThroughRelation,
+    modelClass: target,
+    join: {
+      from: `${owner.tableName}.id`,
+      through: {
+        modelClass: linkModel,
+        from: `${link.table}.${link.sourceColumn}`,
+        to: `${link.table}.${link.targetColumn}`,
+        extra: [linkTable.orderColumn, linkTable.inverseOrderColumn].filter((column): column is string => column !== null),
+      },
+      to: `${target.tableName}.id`,
+    },
+    modify: orderThrough(linkModel, link.orderColumn),
+  };
+}
+
+function mediaMapping(owner: SchemaModel, attribute: MediaAttribute, classes: ModelClasses): Mapping {
+  const morphs = classes.table(MORPH_TABLE);
+  const files = classes.model(FILE_UID);
+  const filter = { related_type: owner.uid, field: attribute.name };
+  return {
+    relation: attribute.multiple ? Model.ManyToManyRelation : Model.HasOneThroughRelation,
+    modelClass: files,
+    join: {
+      from: `${owner.tableName}.id`,
+      through: {
+        modelClass: morphs,
+        from: `${MORPH_TABLE}.related_id`,
+        to: `${MORPH_TABLE}.file_id`,
+        extra: ['order'],
+        modify: (builder: QueryBuilder<Model>) => builder.where(filter),
+        beforeInsert: (row: Model) => void Object.assign(row, filter),
+      },
+      to: `${files.tableName}.id`,
+    },
+    modify: orderThrough(morphs, 'order'),
+  };
+}
+
+function componentMapping(owner: SchemaModel, attribute: ComponentAttribute, classes: ModelClasses): Mapping {
+  const joinTable = owner.componentJoinTable as string;
+  const joinModel = classes.table(joinTable);
+  const component = classes.model(attribute.component);
+  const filter = { field: attribute.name, component_type: attribute.component };
+  return {
+    relation: attribute.repeatable ? Model.ManyToManyRelation : Model.HasOneThroughRelation,
+    modelClass: component,
+    join: {
+      from: `${owner.tableName}.id`,
+      through: {
+        modelClass: joinModel,
+        from: `${joinTable}.entity_id`,
+        to: `${joinTable}.component_id`,
+        extra: ['order'],
+        modify: (builder: QueryBuilder<Model>) => builder.where(filter),
+        beforeInsert: (row: Model) => void Object.assign(row, filter),
+      },
+      to: `${component.tableName}.id`,
+    },
+    modify: orderThrough(joinModel, 'order'),
+  };
+}
+
+/** A dynamic zone: the owner's join rows of that field, in zone order; each row reaches its component. */
+function zoneMapping(owner: SchemaModel, name: string, classes: ModelClasses): Mapping {
+  const joinTable = owner.componentJoinTable as string;
+  const joinModel = classes.table(joinTable);
+  return {
+    relation: Model.HasManyRelation,
+    modelClass: joinModel,
+    join: { from: `${owner.tableName}.id`, to: `${joinTable}.entity_id` },
+    modify: (builder: QueryBuilder<Model>) => {
+      const table = builder.tableRefFor(joinModel);
+      builder.where(`${table}.field`, name).orderBy(`${table}.order`).orderBy(`${table}.id`);
+    },
+  };
+}
+
+/** The relations of a model's own table, named after its attributes. */
+export function modelRelationMappings(owner: SchemaModel, registry: Registry, classes: ModelClasses): RelationMappings {
+  const mappings: RelationMappings = {};
+  for (const attribute of owner.attributes.values()) {
+    if (attribute.kind === 'relation') mappings[attribute.name] = relationMapping(owner, attribute, registry, classes);
+    else if (attribute.kind === 'media') mappings[attribute.name] = mediaMapping(owner, attribute, classes);
+    else if (attribute.kind === 'component') mappings[attribute.name] = componentMapping(owner, attribute, classes);
+    else if (attribute.kind === 'dynamiczone') mappings[attribute.name] = zoneMapping(owner, attribute.name, classes);
+  }
+  return mappings;
+}
+
+/** `shared.rich-text` → `sharedRichText` */
+export function componentRelationName(uid: string): string {
+  return uid.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+/** The component uids an owner's join table can point at. */
+export function componentUidsOf(owner: SchemaModel): string[] {
+  const uids = new Set<string>();
+  for (const attribute of owner.attributes.values()) {
+    if (attribute.kind === 'component') uids.add(attribute.component);
+    else if (attribute.kind === 'dynamiczone') attribute.components.forEach((uid) => uids.add(uid));
+  }
+  return [...uids];
+}
+
+/**
+ * The relations of a join-table row: one per component uid, through the join table itself
+ * filtered by `component_type`, so a row only ever reaches the component of its own type.
+ */
+export function joinRowRelationMappings(owner: SchemaModel, joinModel: typeof ComponentJoinModel, classes: ModelClasses): RelationMappings {
+  const joinTable = joinModel.tableName;
+  const mappings: RelationMappings = {};
+  for (const uid of componentUidsOf(owner)) {
+    const component = classes.model(uid);
+    mappings[componentRelationName(uid)] = {
+      relation: Model.HasOneThroughRelation,
+      modelClass: component,
+      join: {
+        from: `${joinTable}.id`,
+        through: {
+          modelClass: joinModel,
+          from: `${joinTable}.id`,
+          to: `${joinTable}.component_id`,
+          modify: (builder: QueryBuilder<Model>) => builder.where('component_type', uid),
+        },
+        to: `${component.tableName}.id`,
+      },
+    };
+  }
+  return mappings;
+}
