@@ -14,6 +14,7 @@ import { TokenVerifier } from './access/tokens.js';
 import { createRouter } from './http/router.js';
 import { notFound } from './http/errors.js';
 import type { ReadEngine } from './read.js';
+import { PlanCache } from './plan-cache.js';
 import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
 import { createExecutor } from './sql/execute.js';
@@ -50,6 +51,8 @@ export interface ContentApiOptions {
   serverTiming?: boolean;
   /** Answer unmatched paths under the prefix with the API's 404 envelope (default false). */
   notFound?: boolean;
+  /** How many compiled query shapes to remember (default 1000; 0 disables the cache). */
+  planCacheSize?: number;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;
 }
@@ -84,6 +87,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     permissions,
     executor: createExecutor(knex),
     limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true },
+    plans: new PlanCache(options.planCacheSize ?? 1000),
   };
   const prefix = options.prefix ?? '/api';
   const router = createRouter(engine, {

@@ -9,7 +9,9 @@ import { entryBody, listBody, paginationMeta } from './format/envelope.js';
 import { parseQuery, type QueryLimits } from './query/parse.js';
 import type { RootQuery } from './query/tree.js';
 import type { Model, Registry } from './schema/registry.js';
-import { compileRequest } from './sql/compile.js';
+import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from './sql/compile.js';
+import { PlanCache, type Plan } from './plan-cache.js';
+import { parseQueryString } from './http/query-string.js';
 import type { ExecutionStats, Executor } from './sql/execute.js';
 
 export interface ReadEngine {
@@ -17,13 +19,15 @@ export interface ReadEngine {
   readonly permissions: Permissions;
   readonly executor: Executor;
   readonly limits: QueryLimits;
+  readonly plans: PlanCache;
 }
 
 export interface ReadRequest {
   readonly model: Model;
   readonly action: 'find' | 'findOne';
   readonly id: number | null;
-  readonly query: Record<string, unknown>;
+  /** The raw query string, parsed here with the plugin's own strict qs options. */
+  readonly querystring: string;
   readonly role: string;
 }
 
@@ -34,11 +38,12 @@ export interface ReadResult {
 }
 
 /** The authorized query tree of a request (also what `content-api explain` compiles). */
-export function planRead(engine: ReadEngine, request: ReadRequest): RootQuery {
+export function planRead(engine: Pick<ReadEngine, 'registry' | 'permissions' | 'limits'>, request: ReadRequest): RootQuery {
   const grants = grantsFor(engine.permissions, request.role);
   // The route's permission comes first, as in Strapi: a role that may not read a type learns nothing from its 400s.
   if (!grants.can(request.model.uid, request.action)) throw new ForbiddenError();
-  const tree = parseQuery(engine.registry, request, engine.limits);
+  const query = parseQueryString(request.querystring);
+  const tree = parseQuery(engine.registry, { ...request, query }, engine.limits);
   const single = request.model.kind === 'singleType';
   const root: RootQuery = single
     ? { ...tree, pagination: { mode: 'page', page: 1, pageSize: 1, withCount: false }, filters: null, sort: [], search: null }
@@ -46,11 +51,29 @@ export function planRead(engine: ReadEngine, request: ReadRequest): RootQuery {
   return authorize(root, grants);
 }
 
-export async function read(engine: ReadEngine, request: ReadRequest): Promise<ReadResult> {
+/** The compiled statements of a request, from the cache when this role already asked the same. */
+function planFor(engine: ReadEngine, request: ReadRequest): Plan {
+  const key = PlanCache.key(request.role, request.model.uid, request.action, request.querystring);
+  const cached = engine.plans.get(key);
+  if (cached) return cached;
   const root = planRead(engine, request);
-  const compiled = compileRequest(engine.executor.dialect, root);
+  const plan = { root, compiled: compileRequest(engine.executor.dialect, root) };
+  engine.plans.set(key, plan);
+  return plan;
+}
+
+/** The entries statement with this request's id in place of the cached plan's. */
+function withId(statement: Statement, id: number | null): Statement {
+  if (id === null) return statement;
+  const values = [...statement.values];
+  values[FIND_ONE_ID_INDEX] = id;
+  return { sql: statement.sql, values };
+}
+
+export async function read(engine: ReadEngine, request: ReadRequest): Promise<ReadResult> {
+  const { root, compiled } = planFor(engine, request);
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
-  const entries = (await engine.executor.column(compiled.entries, stats)) as string[];
+  const entries = (await engine.executor.column(withId(compiled.entries, request.id), stats)) as string[];
   if (root.action === 'findOne' || root.model.kind === 'singleType') {
     if (!entries.length) throw new NotFoundError();
     return { body: entryBody(entries[0]), stats };

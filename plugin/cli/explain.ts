@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
-import { parseQueryString } from '../http/query-string.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
 import type { Registry } from '../schema/registry.js';
@@ -38,8 +37,8 @@ export async function run(args: string[]): Promise<number> {
   }
   const dialect = values.dialect === 'postgres' ? postgresDialect : sqliteDialect;
   try {
-    const engine = { registry, permissions, executor: { dialect, column: async () => [] }, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
-    const root = planRead(engine, { ...route, query: parseQueryString(url.search.slice(1)), role: values.role });
+    const engine = { registry, permissions, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
+    const root = planRead(engine, { ...route, querystring: url.search.slice(1), role: values.role });
     const compiled = compileRequest(dialect, root);
     printStatement('entries', compiled.entries);
     if (compiled.count) printStatement('count', compiled.count);

@@ -11,7 +11,6 @@ import { resolveRole, type RoleResolver } from '../access/role.js';
 import type { TokenVerifier } from '../access/tokens.js';
 import type { Model } from '../schema/registry.js';
 import { renderErrors } from './errors.js';
-import { parseQueryString } from './query-string.js';
 
 export interface RouterOptions {
   readonly prefix: string;
@@ -50,8 +49,7 @@ async function handle(
   id: number | null,
 ): Promise<void> {
   const role = await resolveRole(ctx, options.tokens, options.resolveRole, options.now());
-  const query = parseQueryString(ctx.querystring);
-  const result = await read(engine, { model, action, id, query, role });
+  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role });
   if (options.serverTiming) {
     ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
   }

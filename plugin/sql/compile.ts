@@ -64,13 +64,20 @@ function compileCount(dialect: Dialect, root: RootQuery): Statement {
   return { sql: `SELECT count(*) AS "total" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
 }
 
-/** findOne looks the entry up by id in any locale; the publication state still applies (D6). */
+/**
+ * findOne looks the entry up by id in any locale; the publication state still applies (D6).
+ * The id is always the first parameter, so a compiled findOne serves every id (FIND_ONE_ID_INDEX).
+ */
 function compileFindOne(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
+  const id = context.parameter(root.id);
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
-  const conditions = [`${ROOT}."id" = ${context.parameter(root.id)}`, ...publicationConditions(root.model, root)];
+  const conditions = [`${ROOT}."id" = ${id}`, ...publicationConditions(root.model, root)];
   return { sql: `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
 }
+
+/** Where a compiled findOne keeps the entry's id among its parameters. */
+export const FIND_ONE_ID_INDEX = 0;
 
 function rootConditions(context: CompileContext, root: RootQuery): string[] {
   const conditions = publicationConditions(root.model, root);

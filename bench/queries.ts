@@ -1,0 +1,20 @@
+/** The bench set of PERFORMANCE.md, on the large fixture. */
+export const BENCH_QUERIES = [
+  ['q1', '/api/articles'],
+  ['q2', '/api/articles?pagination[pageSize]=100'],
+  ['q3', '/api/articles?populate=*'],
+  ['q4', '/api/articles?populate=*&pagination[pageSize]=100'],
+  ['q5', '/api/articles?populate[blocks][populate]=*&pagination[pageSize]=100'],
+  ['q6', '/api/articles?populate[0]=seo&populate[1]=seo.metaSocial&populate[2]=seo.metaSocial.image&pagination[pageSize]=100'],
+  ['q7', '/api/articles?populate[category][populate][0]=articles&fields[0]=title'],
+  ['q8', '/api/articles?populate[categories][sort][0]=name:asc&pagination[pageSize]=100'],
+  ['q9', '/api/articles?filters[category][name][$eq]=Food&populate=category'],
+  ['q10', '/api/articles?sort[0]=views:desc&fields[0]=title&fields[1]=views'],
+  ['q11', '/api/articles?pagination[page]=150&pagination[pageSize]=25'],
+  ['q12', '/api/articles?locale=all&fields[0]=title&pagination[pageSize]=100'],
+  ['q13', '/api/articles/1?populate=*'],
+  ['q14', '/api/categories?populate=*'],
+  ['q15', '/api/categories?populate[articles][fields][0]=title&pagination[pageSize]=100'],
+  ['q16', '/api/articles?populate[blocks][populate]=*'],
+  ['q17', '/api/categories?populate[articles][populate]=*'],
+].map(([id, path]) => ({ id, path }));

@@ -1,0 +1,39 @@
+/**
+ * Compiled requests, remembered per (role, route, query string): parsing, authorizing and
+ * compiling a populate=* query costs about as much as running it on SQLite. Bounded, oldest
+ * first out, so unique query strings cannot grow it without limit. Only successful plans are
+ * kept; permissions are fixed for the life of the API, so a plan stays valid.
+ */
+import type { RootQuery } from './query/tree.js';
+import type { CompiledRequest } from './sql/compile.js';
+
+export interface Plan {
+  readonly root: RootQuery;
+  readonly compiled: CompiledRequest;
+}
+
+export class PlanCache {
+  private readonly plans = new Map<string, Plan>();
+
+  constructor(private readonly capacity: number) {}
+
+  static key(role: string, uid: string, action: string, querystring: string): string {
+    return `${role}\u0000${uid}\u0000${action}\u0000${querystring}`;
+  }
+
+  get(key: string): Plan | undefined {
+    const plan = this.plans.get(key);
+    if (plan) {
+      // Refresh its place: the map's order is the eviction order.
+      this.plans.delete(key);
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  set(key: string, plan: Plan): void {
+    if (this.capacity <= 0) return;
+    if (this.plans.size >= this.capacity) this.plans.delete(this.plans.keys().next().value as string);
+    this.plans.set(key, plan);
+  }
+}
