@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Mocha from 'mocha';
+import type Mocha from 'mocha';
 import { postgresServerUrl } from './support/databases.js';
 import { stopAllServers } from './support/server.js';
 
@@ -92,13 +92,11 @@ async function main(): Promise<number> {
     .sort();
   printBanner(files, testRoot, options);
 
-  const mocha = new Mocha({
-    reporter: 'spec',
-    timeout: options.timeout,
-    slow: 2_000,
-    bail: options.bail,
-    color: Boolean(process.stdout.isTTY) && !process.env.CI,
-  });
+  // Colors only on a terminal: mocha's symbols follow picocolors, which reads NO_COLOR when loaded.
+  const color = Boolean(process.stdout.isTTY);
+  if (!color) process.env.NO_COLOR = '1';
+  const { default: MochaClass } = await import('mocha');
+  const mocha = new MochaClass({ reporter: 'spec', timeout: options.timeout, slow: 2_000, bail: options.bail, color });
   if (options.grep) mocha.grep(new RegExp(options.grep));
   if (options.invert) mocha.invert();
   for (const file of files) mocha.addFile(file);
