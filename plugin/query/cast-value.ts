@@ -14,8 +14,16 @@ const ISO_DATE_TIME =
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-/** The range of a JavaScript Date, in epoch milliseconds. */
-const MAX_EPOCH_MS = 8.64e15;
+/**
+ * Dates and datetimes from year 1 to 9999 (UTC): what both engines store. PostgreSQL rejects
+ * year 0 and years past 9999 in timestamps, so anything outside is a 400 rather than a 500.
+ */
+const MIN_EPOCH_MS = Date.UTC(2000, 0, 1) - 730_119 * 86_400_000;
+const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function inDateRange(epochMs: number): boolean {
+  return epochMs >= MIN_EPOCH_MS && epochMs <= MAX_EPOCH_MS;
+}
 
 const TRUE_WORDS = new Set(['true', 't', '1']);
 const FALSE_WORDS = new Set(['false', 'f', '0']);
@@ -140,11 +148,10 @@ function castBoolean(name: string, text: string, path: string): boolean {
 /** `YYYY-MM-DD`; a full ISO datetime is reduced to its UTC date. */
 function castDate(text: string, path: string): string {
   const parts = parseIsoDateTime(text);
-  if (parts === undefined) throw new ValidationError(path, `Invalid format, expected yyyy-MM-dd, got ${quote(text)}`);
+  if (parts === undefined || !inDateRange(parts.epochMs)) throw new ValidationError(path, `Invalid format, expected yyyy-MM-dd, got ${quote(text)}`);
   if (!parts.hasTime) return text.slice(0, 10);
   const date = new Date(parts.epochMs);
   const year = date.getUTCFullYear();
-  if (year < 0 || year > 9999) throw new ValidationError(path, `Invalid format, expected yyyy-MM-dd, got ${quote(text)}`);
   return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
 }
 
@@ -163,11 +170,11 @@ function castDateTime(text: string, path: string): number {
   const fail = () => new ValidationError(path, `Invalid format, expected a timestamp or an ISO date, got ${quote(text)}`);
   if (INTEGER.test(text)) {
     const epochMs = parseIntegerText(text);
-    if (epochMs === undefined || Math.abs(epochMs) > MAX_EPOCH_MS) throw fail();
+    if (epochMs === undefined || !inDateRange(epochMs)) throw fail();
     return epochMs;
   }
   const parts = parseIsoDateTime(text);
-  if (parts === undefined) throw fail();
+  if (parts === undefined || !inDateRange(parts.epochMs)) throw fail();
   return parts.epochMs;
 }
 

@@ -64,15 +64,16 @@ function parsePublicationState(raw: unknown): PublicationState {
 function parseLocale(raw: unknown, defaultLocale: string): LocaleFilter {
   if (raw === undefined || raw === null) return [defaultLocale];
   if (raw === 'all') return null;
-  if (typeof raw === 'string') return [raw];
-  if (Array.isArray(raw) && raw.every((code) => typeof code === 'string')) {
-    return raw.includes('all') ? null : [...new Set(raw as string[])];
+  const codes = typeof raw === 'string' ? [raw] : raw;
+  if (Array.isArray(codes) && codes.every((code) => typeof code === 'string' && !code.includes('\u0000'))) {
+    return codes.includes('all') ? null : [...new Set(codes as string[])];
   }
   throw new ValidationError('locale', 'Invalid locale; expected a locale code, a list of codes or all');
 }
 
 function parseSearch(raw: unknown): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
-  if (typeof raw === 'string') return raw;
-  throw new ValidationError('_q', 'Invalid _q; expected a search text');
+  // PostgreSQL refuses NUL in text parameters: caught here it is a 400, not a database error.
+  if (typeof raw === 'string' && !raw.includes('\u0000')) return raw;
+  throw new ValidationError('_q', 'Invalid _q; expected a search text without NUL characters');
 }

@@ -80,11 +80,14 @@ const COMPARISON: Record<string, string> = { $eq: '=', $ne: '<>', $lt: '<', $lte
 
 function compileCompare(context: CompileContext, filter: CompareFilter, alias: string): string {
   const { field, operator, values } = filter;
-  // json values are compared as their text (PostgreSQL has no jsonb = text).
-  const column = field.type === 'json' ? context.dialect.text(`${alias}.${q(field.column)}`, 'json') : `${alias}.${q(field.column)}`;
+  const { dialect } = context;
   const type = field.type;
-  const parameter = (value: FilterValue) => context.parameter(context.dialect.parameter(type, value));
-  const text = () => context.dialect.text(column, type);
+  const stored = `${alias}.${q(field.column)}`;
+  // json compares as JSON values; strings compare in code-point order on every engine.
+  const column = type === 'json' ? dialect.value('json', stored) : ['$lt', '$lte', '$gt', '$gte', '$between'].includes(operator) ? dialect.sortable(stored, type) : stored;
+  const parameter = (value: FilterValue) =>
+    dialect.typed(context.parameter(dialect.parameter(type, type === 'json' && value !== null ? jsonText(String(value)) : value)), type);
+  const text = () => dialect.text(stored, type);
   const like = (value: FilterValue, prefix: string, suffix: string) =>
     `LOWER(${text()}) LIKE LOWER(${context.parameter(`${prefix}${escapeLike(String(value))}${suffix}`)}) ESCAPE '\\'`;
   const each = (build: (value: FilterValue) => string) => joinTerms(values.map(build), 'OR');
@@ -127,6 +130,15 @@ function compileCompare(context: CompileContext, filter: CompareFilter, alias: s
       return each((value) => context.dialect.startsWith(text(), context.parameter(String(value))));
     case '$endsWith':
       return each((value) => context.dialect.endsWith(text(), context.parameter(String(value))));
+  }
+}
+
+/** A filter value for a json attribute as JSON text: JSON as written when it parses, else a JSON string. */
+function jsonText(value: string): string {
+  try {
+    return JSON.stringify(JSON.parse(value));
+  } catch {
+    return JSON.stringify(value);
   }
 }
 

@@ -70,7 +70,7 @@ function compileCount(dialect: Dialect, root: RootQuery): Statement {
  */
 function compileFindOne(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
-  const id = context.parameter(root.id);
+  const id = dialect.typed(context.parameter(root.id), 'integer');
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
   const conditions = [`${ROOT}."id" = ${id}`, ...publicationConditions(root.model, root)];
   return { sql: `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
@@ -110,14 +110,22 @@ function searchCondition(context: CompileContext, model: Model, text: string): s
   const number = text.trim();
   if (/^-?\d+(\.\d+)?$/.test(number)) {
     const integral = /^-?\d+$/.test(number);
-    if (integral) terms.push(`${ROOT}."id" = ${context.parameter(Number(number))}`);
+    if (integral && Number.isSafeInteger(Number(number))) terms.push(`${ROOT}."id" = ${context.dialect.typed(context.parameter(Number(number)), 'integer')}`);
     for (const attribute of model.attributes.values()) {
       if (attribute.kind !== 'scalar' || attribute.hidden) continue;
-      const exact = attribute.type === 'biginteger' ? integral && number : attribute.type === 'integer' ? integral && Number(number) : null;
+      const exact =
+        attribute.type === 'biginteger'
+          ? integral && BigInt.asIntN(64, BigInt(number)) === BigInt(number) && number
+          : attribute.type === 'integer'
+            ? integral && Number.isSafeInteger(Number(number)) && Number(number)
+            : null;
       const approximate = attribute.type === 'float' || attribute.type === 'decimal' ? Number(number) : null;
       const value = exact !== null && exact !== false ? exact : approximate;
       // One parameter per column: PostgreSQL infers each parameter's type from its first use.
-      if (value !== null) terms.push(`${ROOT}.${q(attribute.column)} = ${context.parameter(context.dialect.parameter(attribute.type, value))}`);
+      if (value !== null) {
+        const parameter = context.parameter(context.dialect.parameter(attribute.type, value));
+        terms.push(`${ROOT}.${q(attribute.column)} = ${context.dialect.typed(parameter, attribute.type)}`);
+      }
     }
   }
   return terms.length ? `(${terms.join(' OR ')})` : '1 = 0';

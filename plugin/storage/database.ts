@@ -33,6 +33,22 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+interface SqliteConnection {
+  pragma(source: string): unknown;
+  function(name: string, options: { deterministic: boolean }, implementation: (value: unknown) => unknown): unknown;
+}
+
+/**
+ * SQLite's lower() and upper() fold ASCII only; PostgreSQL folds every letter. Case-insensitive
+ * filters ($eqi, $containsi…) and `_q` must match the same rows on both, so SQLite's are replaced.
+ */
+function foldCaseLikePostgres(connection: SqliteConnection): void {
+  const fold = (convert: (text: string) => string) => (value: unknown) =>
+    typeof value === 'string' ? convert(value) : typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+  connection.function('lower', { deterministic: true }, fold((text) => text.toLowerCase()));
+  connection.function('upper', { deterministic: true }, fold((text) => text.toUpperCase()));
+}
+
 export function openDatabase(url: string | DatabaseLocation, options: OpenOptions = {}): Knex {
   const location = typeof url === 'string' ? parseDatabaseUrl(url) : url;
   if (location.client === 'sqlite') {
@@ -41,9 +57,10 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
       connection: { filename: location.target },
       useNullAsDefault: true,
       pool: {
-        afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
+          foldCaseLikePostgres(connection);
           done(null, connection);
         },
       },

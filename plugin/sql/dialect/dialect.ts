@@ -22,9 +22,14 @@ export interface Dialect {
   value(type: ScalarType, column: string): string;
   /** The final statement's JSON as text (PostgreSQL would otherwise hand back parsed objects). */
   jsonText(expression: string): string;
+  /**
+   * A placeholder made comparable with a column of `type`: PostgreSQL infers int4 for integer
+   * columns, too narrow for ids like 9999999999; json parameters are JSON text.
+   */
+  typed(placeholder: string, type: ScalarType | 'integer'): string;
   /** A filter value as a parameter of this engine (booleans, datetimes differ). */
   parameter(type: ScalarType | 'integer', value: FilterValue): unknown;
-  /** A column's text, for LIKE-style operators on any type. */
+  /** A column's value as the text the API returns for it, for the text operators on any type. */
   text(column: string, type: ScalarType | 'integer'): string;
   /** Case-sensitive substring tests; `pattern` is a parameter holding the plain text. */
   contains(text: string, parameter: string): string;
@@ -32,7 +37,7 @@ export interface Dialect {
   endsWith(text: string, parameter: string): string;
   /** The ORDER BY direction, with NULLs first ascending and last descending on every engine. */
   direction(direction: SortDirection): string;
-  /** A column's value as sorted: strings in code-point order; fit for MIN/MAX (D5). */
+  /** A column's value as sorted and range-compared: strings in code-point order; fit for MIN/MAX (D5). */
   sortable(expression: string, type: ScalarType | 'integer'): string;
 }
 

@@ -4,6 +4,7 @@
  * as UTC, numerics are returned as numbers and bigints as text. Sorting uses the C collation and
  * SQLite's NULL placement so that both engines return the same order.
  */
+import type { ScalarType } from '../../schema/registry.js';
 import type { SortDirection } from '../../query/tree.js';
 import { quoteIdentifier, STRING_TYPES, type Dialect } from './dialect.js';
 
@@ -37,6 +38,7 @@ export const postgresDialect: Dialect = {
     }
   },
   jsonText: (expression) => `(${expression})::text`,
+  typed: (placeholder, type) => (type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : placeholder),
   parameter(type, value) {
     if (value === null) return null;
     if ((type === 'datetime' || type === 'timestamp') && typeof value === 'number') {
@@ -46,7 +48,10 @@ export const postgresDialect: Dialect = {
     return value;
   },
   text(column, type) {
-    return STRING_TYPES.has(type) ? column : `CAST(${column} AS TEXT)`;
+    if (STRING_TYPES.has(type)) return column;
+    if (['datetime', 'timestamp', 'date', 'time'].includes(type)) return postgresDialect.value(type as ScalarType, column);
+    if (type === 'float' || type === 'decimal') return `${column}::float8::text`;
+    return `${column}::text`;
   },
   contains: (text, parameter) => `strpos(${text}, ${parameter}) > 0`,
   startsWith: (text, parameter) => `starts_with(${text}, ${parameter})`,

@@ -43,6 +43,7 @@ export const sqliteDialect: Dialect = {
     }
   },
   jsonText: (expression) => expression,
+  typed: (placeholder, type) => (type === 'json' ? `json(${placeholder})` : placeholder),
   parameter(type, value) {
     if (value === null) return null;
     if (type === 'boolean') return value === true || value === 'true' ? 1 : 0;
@@ -50,7 +51,19 @@ export const sqliteDialect: Dialect = {
     return value;
   },
   text(column, type) {
-    return STRING_TYPES.has(type) ? column : `CAST(${column} AS TEXT)`;
+    switch (type) {
+      case 'datetime':
+      case 'timestamp':
+      case 'json':
+        return sqliteDialect.value(type, column);
+      case 'boolean':
+        return `CASE ${column} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`;
+      case 'float':
+      case 'decimal':
+        return `CAST(${sqliteDialect.value(type, column)} AS TEXT)`;
+      default:
+        return STRING_TYPES.has(type) || type === 'date' || type === 'time' ? column : `CAST(${column} AS TEXT)`;
+    }
   },
   // LIKE is case-insensitive on SQLite; instr and substr compare bytes (D14).
   contains: (text, parameter) => `instr(${text}, ${parameter}) > 0`,
