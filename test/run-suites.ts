@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type Mocha from 'mocha';
 import { postgresServerUrl } from './support/databases.js';
 import { stopAllServers } from './support/server.js';
+import { dropFixtures } from './support/api.js';
 
 /** Database suites create databases and start servers: far above mocha's 2 s default. */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -106,6 +107,8 @@ async function main(): Promise<number> {
     const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));
   });
   await stopAllServers();
+  // The fixture databases shared by the HTTP suites (one per engine) are dropped once, at the end.
+  await dropFixtures();
 
   const pending = stats.pending > 0 ? `, ${stats.pending} pending` : '';
   console.log(`${stats.passes} passed, ${stats.failures} failed${pending}`);
@@ -120,6 +123,7 @@ function finish(code: number): void {
 
 main().then(finish, async (error: unknown) => {
   await stopAllServers();
+  await dropFixtures().catch(() => undefined);
   console.error(error instanceof Error ? error.stack ?? error.message : String(error));
   console.log('0 passed, 1 failed');
   finish(1);
