@@ -46,7 +46,10 @@ export async function run(args: string[]): Promise<number> {
   if (!(document.get('tokens') instanceof YAMLSeq)) document.set('tokens', document.createNode([]));
   const entry: Record<string, string> = { name: values.name, role: values.role, hash };
   if (expiresAt) entry.expiresAt = expiresAt.toISOString();
-  (document.get('tokens') as YAMLSeq).add(document.createNode(entry));
+  const tokens = document.get('tokens') as YAMLSeq;
+  // `tokens: []` is written in flow style; a list of records reads better as a block.
+  tokens.flow = false;
+  tokens.add(document.createNode(entry));
   await writeFile(file, document.toString());
   process.stdout.write(`${token}\n`);
   process.stderr.write(`token "${values.name}" for role ${values.role} added to ${file}; it is shown only once\n`);
