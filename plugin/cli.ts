@@ -10,6 +10,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args
   explain: { summary: "print the SQL a request compiles to ('<path?query>' [--dialect sqlite|postgres] [--role R])", load: () => import('./cli/explain.js') },
   token: { summary: 'create an API token (create --role R --name N [--expires DATE])', load: () => import('./cli/token.js') },
   sync: { summary: 'create the missing tables, columns and indexes (--root DIR --database URL)', load: () => import('./cli/sync.js') },
+  seed: { summary: 'fill an empty database with the demo data (--root DIR --database URL)', load: () => import('./cli/seed.js') },
   copy: { summary: 'copy the schema\'s tables between databases (--from URL --to URL [--root DIR])', load: () => import('./cli/copy.js') },
   check: { summary: 'validate the schema files (--root DIR); exit 1 with every problem', load: () => import('./cli/check.js') },
   'import-strapi': { summary: 'convert a Strapi v4 app\'s schema.json files to YAML (<app-dir> [--out DIR])', load: () => import('./cli/import-strapi.js') },

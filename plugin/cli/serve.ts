@@ -1,7 +1,9 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
- * [--no-server-timing] [--default-locale CODE]`: a Koa server with the API at /api.
- * `--port 0` picks a free port; the address is printed once listening.
+ * [--no-server-timing] [--default-locale CODE] [--seed]`: a Koa server with the API at /api.
+ * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a database
+ * without entries with the demo data first (the quick start's `npm start`), and never touches
+ * one that has entries.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -9,6 +11,7 @@ import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import { contentApi } from '../index.js';
 import { parseDatabaseUrl } from '../storage/database.js';
+import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { SchemaError } from '../schema/problems.js';
 
 const OPTIONS = {
@@ -19,6 +22,7 @@ const OPTIONS = {
   'no-sync': { type: 'boolean', default: false },
   'no-server-timing': { type: 'boolean', default: false },
   'default-locale': { type: 'string', default: 'en' },
+  seed: { type: 'boolean', default: false },
 } as const;
 
 export async function run(args: string[]): Promise<number> {
@@ -41,6 +45,15 @@ export async function run(args: string[]): Promise<number> {
       return 1;
     }
     throw error;
+  }
+  if (values.seed) {
+    try {
+      const summary = await seedIfEmpty(api.knex, api.registry);
+      if (summary) process.stdout.write(`${formatSummary(summary).join('\n')}\n`);
+    } catch (error) {
+      await api.close();
+      throw error;
+    }
   }
   const app = new Koa();
   app.on('error', (error: unknown) => {
