@@ -4,6 +4,8 @@
  * its exit code.
  */
 import { pathToFileURL } from 'node:url';
+import { UsageError } from './cli/common.js';
+import { SchemaError } from './schema/problems.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
   serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed)', load: () => import('./cli/serve.js') },
@@ -32,7 +34,19 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`content-api: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  return (await command.load()).run(args);
+  try {
+    return await (await command.load()).run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`content-api ${name}: ${error.message}\n${error.usage}`);
+      return 2;
+    }
+    if (error instanceof SchemaError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

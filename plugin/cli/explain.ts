@@ -3,7 +3,6 @@
  * prints the statements a request compiles to, with their parameters, without running them.
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
@@ -13,6 +12,9 @@ import { compileRequest, type Statement } from '../sql/compile.js';
 import { postgresDialect } from '../sql/dialect/postgres.js';
 import { sqliteDialect } from '../sql/dialect/sqlite.js';
 import { ApiError } from '../errors.js';
+import { parseCommand, UsageError } from './common.js';
+
+const USAGE = "usage: content-api explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R]\n";
 
 const OPTIONS = {
   root: { type: 'string', default: '.' },
@@ -22,11 +24,8 @@ const OPTIONS = {
 } as const;
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (positionals.length !== 1 || !['sqlite', 'postgres'].includes(values.dialect)) {
-    process.stderr.write("usage: content-api explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R]\n");
-    return 2;
-  }
+  const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);
+  if (positionals.length !== 1 || !['sqlite', 'postgres'].includes(values.dialect)) throw new UsageError('expected one request and a known dialect', USAGE);
   const registry = await loadSchema(values.root);
   const permissions = await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry);
   const url = new URL(positionals[0], 'http://localhost');

@@ -5,18 +5,16 @@
  * without entries with the demo data first (the quick start's `npm start`), and never touches
  * one that has entries.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import { contentApi } from '../index.js';
-import { parseDatabaseUrl } from '../storage/database.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
-import { SchemaError } from '../schema/problems.js';
+import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE } from './common.js';
+
+const USAGE =
+  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed]\n';
 
 const OPTIONS = {
-  root: { type: 'string', default: '.' },
-  database: { type: 'string', default: 'sqlite:.data/content.db' },
+  ...SCHEMA_AND_DATABASE,
   host: { type: 'string', default: '127.0.0.1' },
   port: { type: 'string', default: '1337' },
   'no-sync': { type: 'boolean', default: false },
@@ -26,26 +24,16 @@ const OPTIONS = {
 } as const;
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
-  const location = parseDatabaseUrl(values.database);
-  if (location.client === 'sqlite' && location.target !== ':memory:') mkdirSync(dirname(location.target), { recursive: true });
-  let api;
-  try {
-    api = await contentApi({
-      root: values.root,
-      database: values.database,
-      sync: !values['no-sync'],
-      serverTiming: !values['no-server-timing'],
-      defaultLocale: values['default-locale'],
-      notFound: true,
-    });
-  } catch (error) {
-    if (error instanceof SchemaError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const { values } = parseCommand(args, OPTIONS, USAGE);
+  prepareDatabase(values.database);
+  const api = await contentApi({
+    root: values.root,
+    database: values.database,
+    sync: !values['no-sync'],
+    serverTiming: !values['no-server-timing'],
+    defaultLocale: values['default-locale'],
+    notFound: true,
+  });
   if (values.seed) {
     try {
       const summary = await seedIfEmpty(api.knex, api.registry);

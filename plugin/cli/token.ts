@@ -5,11 +5,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseDocument, YAMLSeq } from 'yaml';
 import { loadPermissions } from '../access/permissions.js';
 import { createToken } from '../access/tokens.js';
 import { loadSchema } from '../schema/load.js';
+import { parseCommand, UsageError } from './common.js';
 
 const OPTIONS = {
   root: { type: 'string', default: '.' },
@@ -21,10 +21,9 @@ const OPTIONS = {
 const USAGE = 'usage: content-api token create --role ROLE --name NAME [--expires ISO-DATE] [--root DIR]\n';
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);
   if (positionals[0] !== 'create' || positionals.length !== 1 || !values.role || !values.name) {
-    process.stderr.write(USAGE);
-    return 2;
+    throw new UsageError('expected `create` with --role and --name', USAGE);
   }
   const expiresAt = values.expires === undefined ? null : new Date(values.expires);
   if (expiresAt && Number.isNaN(expiresAt.getTime())) {

@@ -1,0 +1,60 @@
+/**
+ * What the commands share: options parsed strictly (a usage error exits 2), the schema loaded
+ * (its problems exit 1, printed by the dispatcher), databases opened for writing.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Knex } from 'knex';
+import { openDatabase, parseDatabaseUrl, type DatabaseLocation } from '../storage/database.js';
+
+/** A command line the command cannot read; the dispatcher prints it with the usage and exits 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The options every database command takes. */
+export const SCHEMA_AND_DATABASE = {
+  root: { type: 'string', default: '.' },
+  database: { type: 'string', default: 'sqlite:.data/content.db' },
+} as const;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Parsed<T extends Options, P extends boolean> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: P }>>;
+
+/** parseArgs, strict, with a UsageError carrying `usage` on anything unexpected. */
+export function parseCommand<T extends Options, P extends boolean = false>(args: string[], options: T, usage: string, positionals?: P): Parsed<T, P> {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: (positionals ?? false) as P });
+  } catch (error) {
+    throw new UsageError((error as Error).message, usage);
+  }
+}
+
+/** The location of a database URL, with the folder of a SQLite file created. */
+export function prepareDatabase(url: string): DatabaseLocation {
+  const location = parseDatabaseUrl(url);
+  if (location.client === 'sqlite' && location.target !== ':memory:') mkdirSync(dirname(location.target), { recursive: true });
+  return location;
+}
+
+/** Opens a database for a one-off command (one connection) and closes it after `work`. */
+export async function withDatabase<T>(location: string | DatabaseLocation, work: (knex: Knex) => Promise<T>): Promise<T> {
+  const knex = openDatabase(location, { poolSize: 1 });
+  try {
+    return await work(knex);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/** `1 change`, `2 changes` */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
