@@ -3,7 +3,7 @@
  * plugin declares it. Media attributes of every model point at it through `files_related_morphs`.
  */
 import type { ScalarType } from './document.js';
-import { FILE_UID, type Attribute, type Model, type ScalarAttribute } from './registry.js';
+import { defaultFields, FILE_UID, type Attribute, type Model, type ScalarAttribute } from './registry.js';
 import { columnName } from '../storage/naming.js';
 
 const FILE_SCALARS: readonly [string, ScalarType, { required?: boolean; hidden?: boolean }?][] = [
@@ -62,7 +62,7 @@ export function buildFileModel(): Model {
     draftAndPublish: false,
     localized: false,
     attributes,
-    defaultFields: [...attributes.values()].filter((a): a is ScalarAttribute => a.kind === 'scalar' && !a.hidden),
+    defaultFields: defaultFields(attributes),
     hasCreatorColumns: true,
     source: null,
   };

@@ -9,21 +9,20 @@ import type {
   LoadedComponent,
   LoadedContentType,
   LoadedDocument,
-  RelationAttributeDocument,
 } from './document.js';
 import { problemAt, SchemaError, type SchemaProblem } from './problems.js';
 import {
   FILE_UID,
   type Attribute,
-  type LinkPath,
-  type LinkTable,
   type Model,
   type Registry,
-  type RelationAttribute,
   type ScalarAttribute,
+  defaultFields,
 } from './registry.js';
 import { buildFileModel } from './file-model.js';
-import { columnName, componentJoinTableName, joinColumnName, linkTableName, orderColumnName } from '../storage/naming.js';
+import type { Declared } from './declared.js';
+import { buildRelation, checkRelation, localizationsRelation } from './relations.js';
+import { columnName, componentJoinTableName } from '../storage/naming.js';
 
 /** Names that would collide with the query keywords inside populate objects (Strapi #14511). */
 const RESERVED_ATTRIBUTE_NAMES = new Set([
@@ -47,15 +46,6 @@ const STRING_LIKE = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enum
 
 export interface NormalizeOptions {
   defaultLocale?: string;
-}
-
-interface Declared {
-  uid: string;
-  loaded: LoadedDocument<ContentTypeDocument> | LoadedComponent;
-  isComponent: boolean;
-  singularName: string;
-  tableName: string;
-  attributes: Record<string, AttributeDocument>;
 }
 
 export function normalizeSchema(
@@ -203,55 +193,6 @@ function checkReferences(
   }
 }
 
-const COUNTERPART: Record<string, string> = {
-  oneToOne: 'oneToOne',
-  manyToOne: 'oneToMany',
-  oneToMany: 'manyToOne',
-  manyToMany: 'manyToMany',
-};
-
-function checkRelation(
-  entry: Declared,
-  name: string,
-  attribute: RelationAttributeDocument,
-  declared: Map<string, Declared>,
-  resolveTarget: (target: string) => string | null,
-  at: (key: string, message: string) => void,
-): void {
-  const targetUid = resolveTarget(attribute.target);
-  if (!targetUid) {
-    at('target', `unknown target "${attribute.target}"; expected a content type such as api::category.category`);
-    return;
-  }
-  if (attribute.inversedBy && attribute.mappedBy) {
-    at('mappedBy', 'a relation has either inversedBy or mappedBy, not both');
-    return;
-  }
-  const other = attribute.inversedBy ?? attribute.mappedBy;
-  if (!other) return;
-  if (entry.isComponent) {
-    at(attribute.inversedBy ? 'inversedBy' : 'mappedBy', 'relations declared in components are one-way');
-    return;
-  }
-  const target = declared.get(targetUid);
-  const counterpart = target?.attributes[other];
-  const key = attribute.inversedBy ? 'inversedBy' : 'mappedBy';
-  if (!counterpart || counterpart.type !== 'relation') {
-    at(key, `"${other}" is not a relation attribute of ${targetUid}`);
-    return;
-  }
-  const pointsBack = resolveTarget(counterpart.target) === entry.uid;
-  const agrees = attribute.inversedBy ? counterpart.mappedBy === name : counterpart.inversedBy === name;
-  if (!pointsBack || !agrees) {
-    const expected = attribute.inversedBy ? `mappedBy: ${name}` : `inversedBy: ${name}`;
-    at(key, `${targetUid}.${other} must target ${entry.uid} with "${expected}"`);
-    return;
-  }
-  if (COUNTERPART[attribute.relation] !== counterpart.relation) {
-    at('relation', `${attribute.relation} does not pair with ${targetUid}.${other} (${counterpart.relation}); expected ${COUNTERPART[attribute.relation]} there`);
-  }
-}
-
 function buildModel(entry: Declared, declared: Map<string, Declared>, resolveTarget: (target: string) => string | null): Model {
   const attributes = new Map<string, Attribute>();
   for (const [name, doc] of Object.entries(entry.attributes)) {
@@ -289,10 +230,6 @@ function buildModel(entry: Declared, declared: Map<string, Declared>, resolveTar
     hasCreatorColumns: !entry.isComponent,
     source,
   };
-}
-
-export function defaultFields(attributes: ReadonlyMap<string, Attribute>): ScalarAttribute[] {
-  return [...attributes.values()].filter((a): a is ScalarAttribute => a.kind === 'scalar' && !a.hidden);
 }
 
 export function implicitScalar(name: string, type: 'datetime' | 'string'): ScalarAttribute {
@@ -343,92 +280,6 @@ function buildAttribute(
         implicit: false,
       };
   }
-}
-
-/** Strapi's createJoinTable: the owning side's link table. */
-export function ownerLinkTable(
-  ownerTable: string,
-  ownerSingular: string,
-  attributeName: string,
-  relation: string,
-  bidirectional: boolean,
-  targetTable: string,
-  targetSingular: string,
-): LinkTable {
-  const joinColumn = joinColumnName(ownerSingular);
-  let inverseJoinColumn = joinColumnName(targetSingular);
-  if (joinColumn === inverseJoinColumn) inverseJoinColumn = `inv_${inverseJoinColumn}`;
-  const orderColumn = orderColumnName(targetSingular);
-  let inverseOrderColumn = orderColumnName(ownerSingular);
-  if (relation === 'manyToMany' && orderColumn === inverseOrderColumn) inverseOrderColumn = `inv_${inverseOrderColumn}`;
-  const anyToMany = relation === 'oneToMany' || relation === 'manyToMany';
-  const manyToAny = relation === 'manyToOne' || relation === 'manyToMany';
-  return {
-    name: linkTableName(ownerTable, attributeName),
-    ownerTable,
-    targetTable,
-    joinColumn,
-    inverseJoinColumn,
-    orderColumn: anyToMany ? orderColumn : null,
-    inverseOrderColumn: bidirectional && manyToAny ? inverseOrderColumn : null,
-  };
-}
-
-function buildRelation(
-  entry: Declared,
-  name: string,
-  doc: RelationAttributeDocument,
-  declared: Map<string, Declared>,
-  targetUid: string,
-): RelationAttribute {
-  const target: Pick<Declared, 'tableName' | 'singularName' | 'attributes'> =
-    targetUid === FILE_UID ? { tableName: 'files', singularName: 'file', attributes: {} } : declared.get(targetUid)!;
-  const base = {
-    kind: 'relation' as const,
-    name,
-    relation: doc.relation,
-    target: targetUid,
-    toMany: doc.relation === 'oneToMany' || doc.relation === 'manyToMany',
-    hidden: doc.private === true,
-    inversedBy: doc.inversedBy ?? null,
-    mappedBy: doc.mappedBy ?? null,
-    implicit: false,
-  };
-  if (doc.mappedBy) {
-    const owner = target.attributes[doc.mappedBy] as RelationAttributeDocument;
-    const table = ownerLinkTable(target.tableName, target.singularName, doc.mappedBy, owner.relation, true, entry.tableName, entry.singularName);
-    const link: LinkPath = {
-      table: table.name,
-      sourceColumn: table.inverseJoinColumn,
-      targetColumn: table.joinColumn,
-      orderColumn: table.inverseOrderColumn,
-    };
-    return { ...base, link, linkTable: null };
-  }
-  const table = ownerLinkTable(entry.tableName, entry.singularName, name, doc.relation, Boolean(doc.inversedBy), target.tableName, target.singularName);
-  return { ...base, link: ownerLinkPath(table), linkTable: table };
-}
-
-function ownerLinkPath(table: LinkTable): LinkPath {
-  return { table: table.name, sourceColumn: table.joinColumn, targetColumn: table.inverseJoinColumn, orderColumn: table.orderColumn };
-}
-
-/** i18n's implicit `localizations`: a one-way oneToMany to the same type. */
-function localizationsRelation(entry: Declared): RelationAttribute {
-  const table = ownerLinkTable(entry.tableName, entry.singularName, 'localizations', 'oneToMany', false, entry.tableName, entry.singularName);
-  return {
-    kind: 'relation',
-    name: 'localizations',
-    relation: 'oneToMany',
-    target: entry.uid,
-    toMany: true,
-    hidden: false,
-    inversedBy: null,
-    mappedBy: null,
-    link: ownerLinkPath(table),
-    linkTable: table,
-    implicit: true,
-  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -178,3 +178,8 @@ export function isPopulatable(attribute: Attribute): attribute is PopulatableAtt
     attribute.kind === 'dynamiczone'
   );
 }
+
+/** The scalars an entry returns when no `fields` are asked for: every one not hidden, in order. */
+export function defaultFields(attributes: ReadonlyMap<string, Attribute>): ScalarAttribute[] {
+  return [...attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar' && !attribute.hidden);
+}
