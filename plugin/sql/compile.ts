@@ -39,11 +39,15 @@ export function pageWindow(root: RootQuery): { limit: number; offset: number } {
   return { limit: pagination.limit, offset: pagination.start };
 }
 
+/**
+ * The page is chosen over narrow rows (the id and the sort values), then joined back to the table
+ * for the JSON: sorting and skipping never carry the entries' wide columns.
+ */
 function compileList(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
-  const entry = dialect.jsonText(entryJson(context, root.model, root.selection, PAGE, root.publicationState));
+  const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
   const sort = compileSort(context, root.sort, ROOT, root.model);
-  const conditions = rootConditions(context, root);
+  const conditions = rootConditions(context, root, 'page');
   const { limit, offset } = pageWindow(root);
   const keys = sort.map((term, index) => `${term.expression} AS "__s${index}"`);
   // Ordering by the projected names computes each sort value once per row.
@@ -52,15 +56,18 @@ function compileList(dialect: Dialect, root: RootQuery): Statement {
     ...root.sort.map((key, index) => `${dialect.sortable(`${PAGE}."__s${index}"`, key.field.type)} ${sort[index].direction}`),
     `${PAGE}."id" ASC`,
   ];
+  const table = q(root.model.tableName);
   const page =
-    `SELECT ${[`${ROOT}.*`, ...keys].join(', ')} FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)} ` +
+    `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${where(conditions)} ` +
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.parameter(limit)} OFFSET ${context.parameter(offset)}`;
-  return { sql: `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} ORDER BY ${outerOrder.join(', ')}`, values: context.values };
+  // CROSS JOIN keeps the page as the outer loop on SQLite: one lookup by id per entry.
+  const sql = `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT} WHERE ${ROOT}."id" = ${PAGE}."id" ORDER BY ${outerOrder.join(', ')}`;
+  return { sql, values: context.values };
 }
 
 function compileCount(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
-  const conditions = rootConditions(context, root);
+  const conditions = rootConditions(context, root, 'count');
   return { sql: `SELECT count(*) AS "total" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
 }
 
@@ -72,27 +79,28 @@ function compileFindOne(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
   const id = dialect.typed(context.parameter(root.id), 'integer');
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
-  const conditions = [`${ROOT}."id" = ${id}`, ...publicationConditions(root.model, root)];
+  const conditions = [`${ROOT}."id" = ${id}`];
+  if (root.model.draftAndPublish && root.publicationState === 'live') conditions.push(`${ROOT}."published_at" IS NOT NULL`);
   return { sql: `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
 }
 
 /** Where a compiled findOne keeps the entry's id among its parameters. */
 export const FIND_ONE_ID_INDEX = 0;
 
-function rootConditions(context: CompileContext, root: RootQuery): string[] {
-  const conditions = publicationConditions(root.model, root);
+/**
+ * The conditions every listed entry meets. For the page (`purpose` 'page'), the publication and
+ * locale terms are kept from choosing an index: that index serves the count, while the page is
+ * cheapest read in id order and stopped after one page.
+ */
+function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page' | 'count'): string[] {
+  const column = (name: string) => (purpose === 'page' ? context.dialect.unindexed(`${ROOT}.${q(name)}`) : `${ROOT}.${q(name)}`);
+  const conditions = root.model.draftAndPublish && root.publicationState === 'live' ? [`${column('published_at')} IS NOT NULL`] : [];
   if (root.model.localized && root.locale) {
-    conditions.push(
-      root.locale.length ? `${ROOT}."locale" IN (${root.locale.map((code) => context.parameter(code)).join(', ')})` : '1 = 0',
-    );
+    conditions.push(root.locale.length ? `${column('locale')} IN (${root.locale.map((code) => context.parameter(code)).join(', ')})` : '1 = 0');
   }
   if (root.filters) conditions.push(compileFilter(context, root.filters, ROOT, root.model));
   if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search));
   return conditions;
-}
-
-function publicationConditions(model: Model, root: RootQuery): string[] {
-  return model.draftAndPublish && root.publicationState === 'live' ? [`${ROOT}."published_at" IS NOT NULL`] : [];
 }
 
 /**

@@ -22,6 +22,8 @@ export interface Dialect {
   value(type: ScalarType, column: string): string;
   /** The final statement's JSON as text (PostgreSQL would otherwise hand back parsed objects). */
   jsonText(expression: string): string;
+  /** A column term that the planner must not answer from an index (the page scan reads in id order). */
+  unindexed(column: string): string;
   /**
    * A placeholder made comparable with a column of `type`: PostgreSQL infers int4 for integer
    * columns, too narrow for ids like 9999999999; json parameters are JSON text.

@@ -38,6 +38,8 @@ export const postgresDialect: Dialect = {
     }
   },
   jsonText: (expression) => `(${expression})::text`,
+  // PostgreSQL plans from statistics and needs no hint.
+  unindexed: (column) => column,
   typed: (placeholder, type) => (type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : placeholder),
   parameter(type, value) {
     if (value === null) return null;

@@ -43,6 +43,8 @@ export const sqliteDialect: Dialect = {
     }
   },
   jsonText: (expression) => expression,
+  // A unary + keeps SQLite's planner from using an index for the term.
+  unindexed: (column) => `+${column}`,
   typed: (placeholder, type) => (type === 'json' ? `json(${placeholder})` : placeholder),
   parameter(type, value) {
     if (value === null) return null;
