@@ -5,10 +5,9 @@
  * same on SQLite and PostgreSQL. The data set is described in support/all-types-data.ts.
  */
 import { expect } from 'chai';
-import { testDatabaseKinds } from '../support/databases.js';
-import { expectValidationError, idsOf, serveAllTypes, type AllTypesApp } from './support/all-types.js';
-
-type Case = readonly [query: string, ids: readonly number[]];
+import { idsOf } from './support/all-types.js';
+import { idsTable, refusedTable, type IdsCase, type RefusedCase } from './support/case-tables.js';
+import { describeEachEngine } from './support/each-engine.js';
 
 const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 /** Every item but those listed. */
@@ -17,7 +16,7 @@ const except = (...ids: number[]) => ALL.filter((id) => !ids.includes(id));
 const MOMENT_1 = Date.parse('2024-01-15T08:30:00.123Z');
 
 /** Cases per value type (attribute of `items`), each `query → ids in id order`. */
-const CASES: Record<string, readonly Case[]> = {
+const CASES: Record<string, readonly IdsCase[]> = {
   'string (name)': [
     ['filters[name]=beta', [2]],
     ['filters[name][$eq]=beta', [2]],
@@ -219,7 +218,7 @@ const CASES: Record<string, readonly Case[]> = {
 };
 
 /** Case-sensitive LIKE-style operators, identical on SQLite (whose LIKE ignores case) and PostgreSQL (D14). */
-const CASE_SENSITIVE: readonly Case[] = [
+const CASE_SENSITIVE: readonly IdsCase[] = [
   ['filters[name][$contains]=alpha', [10]],
   ['filters[name][$notContains]=alpha', except(10)],
   ['filters[name][$startsWith]=E', [5]],
@@ -231,7 +230,7 @@ const CASE_SENSITIVE: readonly Case[] = [
 ];
 
 /** `%` and `_` are literal text in every LIKE-style operator (D15); as wildcards they would match more. */
-const LITERAL_WILDCARDS: readonly Case[] = [
+const LITERAL_WILDCARDS: readonly IdsCase[] = [
   ['filters[name][$contains]=%25', [3]],
   ['filters[name][$contains]=_', [4]],
   ['filters[name][$containsi]=A_X', [4]],
@@ -249,7 +248,7 @@ const LITERAL_WILDCARDS: readonly Case[] = [
 ];
 
 /** A key without `=` is null: IS NULL for $eq, IS NOT NULL for $ne, and "false" for $null. */
-const NULL_VALUES: readonly Case[] = [
+const NULL_VALUES: readonly IdsCase[] = [
   ['filters[amount]', [5]],
   ['filters[amount][$eq]', [5]],
   ['filters[amount][$ne]', except(5)],
@@ -260,7 +259,7 @@ const NULL_VALUES: readonly Case[] = [
 ];
 
 /** Several values: implicit $in, and "any of" on operators that take one value. */
-const LISTS: readonly Case[] = [
+const LISTS: readonly IdsCase[] = [
   ['filters[amount][0]=20&filters[amount][1]=-5', [2, 3, 6]],
   ['filters[name]=beta&filters[name]=Zeta', [2, 9]],
   ['filters[amount][$eq][0]=20&filters[amount][$eq][1]=7', [2, 6, 7]],
@@ -271,7 +270,7 @@ const LISTS: readonly Case[] = [
   ['filters[amount][$ne][0]=20&filters[amount][$ne][1]=7', except(5)],
 ];
 
-const LOGICAL: readonly Case[] = [
+const LOGICAL: readonly IdsCase[] = [
   ['filters[status]=alpha&filters[active]=false', [4, 9]],
   ['filters[0][status]=alpha&filters[1][active]=true', [1]],
   ['filters[$or][0][name]=beta&filters[$or][1][amount]=100', [2, 8]],
@@ -287,7 +286,7 @@ const LOGICAL: readonly Case[] = [
 ];
 
 /** A value that cannot be cast to the field's type is a 400 naming its parameter. */
-const BAD_VALUES: readonly (readonly [query: string, path: string])[] = [
+const BAD_VALUES: readonly RefusedCase[] = [
   ['filters[amount][$eq]=abc', 'filters.amount.$eq'],
   ['filters[amount]=1.5', 'filters.amount'],
   ['filters[amount][$in][1]=x&filters[amount][$in][0]=1', 'filters.amount.$in[1]'],
@@ -310,80 +309,52 @@ const BAD_VALUES: readonly (readonly [query: string, path: string])[] = [
   ['filters[createdAt][$gt]=notadate', 'filters.createdAt.$gt'],
 ];
 
-for (const kind of testDatabaseKinds()) {
-  describe(`api: filter operators on every type (${kind.name})`, function () {
-    let app: AllTypesApp;
+describeEachEngine('api: filter operators on every type', (app) => {
+  for (const [type, cases] of Object.entries(CASES)) idsTable(app, type, cases);
+  idsTable(app, '$contains, $startsWith, $endsWith are case-sensitive (D14)', CASE_SENSITIVE);
+  idsTable(app, '% and _ are literal (D15)', LITERAL_WILDCARDS);
+  idsTable(app, 'missing values and NULL', NULL_VALUES);
+  idsTable(app, 'several values', LISTS);
+  idsTable(app, '$and, $or, $not', LOGICAL);
+  refusedTable(app, 'values that do not fit the type are a 400', BAD_VALUES);
 
-    before(async function () {
-      app = await serveAllTypes(kind.client);
+  describe('engines agree on non-ASCII text and on non-text columns', function () {
+    // BUG: SQLite's LOWER() folds ASCII only, PostgreSQL's the whole of Unicode: $eqi/$containsi
+    // and the other …i operators find "Æon" from "æon" on PostgreSQL only.
+    it('filters[name][$eqi]=æon → [8] (case-insensitive beyond ASCII)', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[name][$eqi]=%C3%A6on')).to.deep.equal([8]);
     });
 
-    after(async function () {
-      await app?.close();
+    it('filters[body][$containsi]=ÜNÏ → [8]', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[body][$containsi]=%C3%9CN%C3%8F')).to.deep.equal([8]);
     });
 
-    const table = (title: string, cases: readonly Case[]) =>
-      describe(title, function () {
-        for (const [query, ids] of cases) {
-          it(`${query} → [${ids.join(', ')}]`, async function () {
-            expect(await idsOf(app, `/api/items?fields=id&${query}`)).to.deep.equal(ids);
-          });
-        }
-      });
-
-    for (const [type, cases] of Object.entries(CASES)) table(type, cases);
-    table('$contains, $startsWith, $endsWith are case-sensitive (D14)', CASE_SENSITIVE);
-    table('% and _ are literal (D15)', LITERAL_WILDCARDS);
-    table('missing values and NULL', NULL_VALUES);
-    table('several values', LISTS);
-    table('$and, $or, $not', LOGICAL);
-
-    describe('values that do not fit the type are a 400', function () {
-      for (const [query, path] of BAD_VALUES) {
-        it(`${query} → 400 at ${path}`, async function () {
-          await expectValidationError(app, `/api/items?${query}`, path);
-        });
-      }
+    // BUG: LIKE-style operators on non-string columns compare each engine's own text of the
+    // stored value (SQLite: epoch milliseconds, 1/0, 7.0; PostgreSQL: `2024-01-15 08:30:00.123`,
+    // true/false, 5.50, `08:30:00`, jsonb spacing), so the rows differ between engines. The
+    // expectation here is the text the API returns for the value.
+    it('filters[moment][$startsWith]=2024-01-15T08:30 (datetime as returned) → [1, 6, 10]', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[moment][$startsWith]=2024-01-15T08:30')).to.deep.equal([1, 6, 10]);
     });
 
-    describe('engines agree on non-ASCII text and on non-text columns', function () {
-      // BUG: SQLite's LOWER() folds ASCII only, PostgreSQL's the whole of Unicode: $eqi/$containsi
-      // and the other …i operators find "Æon" from "æon" on PostgreSQL only.
-      it('filters[name][$eqi]=æon → [8] (case-insensitive beyond ASCII)', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[name][$eqi]=%C3%A6on')).to.deep.equal([8]);
-      });
+    it('filters[clock][$endsWith]=.000 (time as returned) → [1, 2, 4, 6, 8, 9]', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[clock][$endsWith]=.000')).to.deep.equal([1, 2, 4, 6, 8, 9]);
+    });
 
-      it('filters[body][$containsi]=ÜNÏ → [8]', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[body][$containsi]=%C3%9CN%C3%8F')).to.deep.equal([8]);
-      });
+    it('filters[active][$eqi]=TRUE (boolean as returned) → [1, 3, 6, 8, 10]', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[active][$eqi]=TRUE')).to.deep.equal([1, 3, 6, 8, 10]);
+    });
 
-      // BUG: LIKE-style operators on non-string columns compare each engine's own text of the
-      // stored value (SQLite: epoch milliseconds, 1/0, 7.0; PostgreSQL: `2024-01-15 08:30:00.123`,
-      // true/false, 5.50, `08:30:00`, jsonb spacing), so the rows differ between engines. The
-      // expectation here is the text the API returns for the value.
-      it('filters[moment][$startsWith]=2024-01-15T08:30 (datetime as returned) → [1, 6, 10]', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[moment][$startsWith]=2024-01-15T08:30')).to.deep.equal([1, 6, 10]);
-      });
+    it('filters[ratio][$eqi]=7 (float as returned) → [10]', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[ratio][$eqi]=7')).to.deep.equal([10]);
+    });
 
-      it('filters[clock][$endsWith]=.000 (time as returned) → [1, 2, 4, 6, 8, 9]', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[clock][$endsWith]=.000')).to.deep.equal([1, 2, 4, 6, 8, 9]);
-      });
+    it('filters[price][$endsWith]=.5 (decimal as returned) → [2]', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&filters[price][$endsWith]=.5')).to.deep.equal([2]);
+    });
 
-      it('filters[active][$eqi]=TRUE (boolean as returned) → [1, 3, 6, 8, 10]', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[active][$eqi]=TRUE')).to.deep.equal([1, 3, 6, 8, 10]);
-      });
-
-      it('filters[ratio][$eqi]=7 (float as returned) → [10]', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[ratio][$eqi]=7')).to.deep.equal([10]);
-      });
-
-      it('filters[price][$endsWith]=.5 (decimal as returned) → [2]', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&filters[price][$endsWith]=.5')).to.deep.equal([2]);
-      });
-
-      it('filters[data][$eq]={"a":2} (json compared as JSON) → [6]', async function () {
-        expect(await idsOf(app, `/api/items?fields=id&filters[data][$eq]=${encodeURIComponent('{"a":2}')}`)).to.deep.equal([6]);
-      });
+    it('filters[data][$eq]={"a":2} (json compared as JSON) → [6]', async function () {
+      expect(await idsOf(app(), `/api/items?fields=id&filters[data][$eq]=${encodeURIComponent('{"a":2}')}`)).to.deep.equal([6]);
     });
   });
-}
+});

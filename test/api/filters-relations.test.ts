@@ -11,12 +11,11 @@
  * cover 1 a.jpg 2 b.png; photos 1 [c.pdf, b.png] 3 [a.jpg].
  */
 import { expect } from 'chai';
-import { testDatabaseKinds } from '../support/databases.js';
-import { EDITOR_TOKEN, expectValidationError, idsOf, serveAllTypes, type AllTypesApp, type Envelope } from './support/all-types.js';
+import { EDITOR_TOKEN, entryIds, type Envelope } from './support/all-types.js';
+import { idsTable, refusedTable, type IdsCase, type RefusedCase } from './support/case-tables.js';
+import { describeEachEngine } from './support/each-engine.js';
 
-type Case = readonly [query: string, ids: readonly number[]];
-
-const CASES: Record<string, readonly Case[]> = {
+const CASES: Record<string, readonly IdsCase[]> = {
   'to-one relation (manyToOne)': [
     ['filters[group][name]=Food', [1, 2]],
     ['filters[group][name][$startsWith]=Sub', [4]],
@@ -98,7 +97,7 @@ const CASES: Record<string, readonly Case[]> = {
 };
 
 /** Filters from the other side of the relations, on the other types. */
-const OTHER_TYPES: readonly (readonly [url: string, ids: readonly number[]])[] = [
+const OTHER_TYPES: readonly IdsCase[] = [
   ['/api/groups?filters[items][name]=Alpha', [1]],
   ['/api/groups?filters[items][amount][$gt]=50', [3]],
   ['/api/groups?filters[featuredItem][name]=beta', [1]],
@@ -111,7 +110,7 @@ const OTHER_TYPES: readonly (readonly [url: string, ids: readonly number[]])[] =
 ];
 
 /** Refused paths: 400 naming the parameter, before any SQL (SPEC §5). */
-const REFUSED: readonly (readonly [query: string, path: string])[] = [
+const REFUSED: readonly RefusedCase[] = [
   ['filters[blocks][text]=A%20note', 'filters.blocks'],
   ['filters[blocks][$null]=true', 'filters.blocks'],
   ['filters[vault][name]=Vault%20A', 'filters.vault'],
@@ -130,64 +129,31 @@ const REFUSED: readonly (readonly [query: string, path: string])[] = [
   ['filters[detail]=1', 'filters.detail'],
 ];
 
-for (const kind of testDatabaseKinds()) {
-  describe(`api: filters through relations, components and media (${kind.name})`, function () {
-    let app: AllTypesApp;
+describeEachEngine('api: filters through relations, components and media', (app) => {
+  for (const [title, cases] of Object.entries(CASES)) idsTable(app, title, cases);
+  idsTable(app, 'from the other side', OTHER_TYPES, { prefix: '' });
 
-    before(async function () {
-      app = await serveAllTypes(kind.client);
+  it('never repeats an entry that several related rows match', async function () {
+    const body = (await app().request.get('/api/items?fields=id&filters[tags][name][$in][0]=red&filters[tags][name][$in][1]=green')).body as Envelope;
+    expect(entryIds(body)).to.deep.equal([1, 2, 3]);
+    expect(body.meta?.pagination).to.deep.equal({ page: 1, pageSize: 25, pageCount: 1, total: 3 });
+  });
+
+  refusedTable(app, 'refused', REFUSED);
+
+  describe('a role that may read the related type', function () {
+    const editor = { Authorization: `Bearer ${EDITOR_TOKEN}` };
+
+    it('filters through it', async function () {
+      const response = await app().request.get('/api/items?fields=id&filters[vault][name]=Vault%20A').set(editor);
+      expect(response.status).to.equal(200);
+      expect((response.body as Envelope).data).to.deep.equal([{ id: 1, attributes: {} }]);
     });
 
-    after(async function () {
-      await app?.close();
-    });
-
-    for (const [title, cases] of Object.entries(CASES)) {
-      describe(title, function () {
-        for (const [query, ids] of cases) {
-          it(`${query} → [${ids.join(', ')}]`, async function () {
-            expect(await idsOf(app, `/api/items?fields=id&${query}`)).to.deep.equal(ids);
-          });
-        }
-      });
-    }
-
-    describe('from the other side', function () {
-      for (const [url, ids] of OTHER_TYPES) {
-        it(`${url} → [${ids.join(', ')}]`, async function () {
-          expect(await idsOf(app, url)).to.deep.equal(ids);
-        });
-      }
-    });
-
-    it('never repeats an entry that several related rows match', async function () {
-      const body = (await app.request.get('/api/items?fields=id&filters[tags][name][$in][0]=red&filters[tags][name][$in][1]=green')).body as Envelope;
-      expect((body.data as { id: number }[]).map((entry) => entry.id)).to.deep.equal([1, 2, 3]);
-      expect(body.meta?.pagination).to.deep.equal({ page: 1, pageSize: 25, pageCount: 1, total: 3 });
-    });
-
-    describe('refused', function () {
-      for (const [query, path] of REFUSED) {
-        it(`${query} → 400 at ${path}`, async function () {
-          await expectValidationError(app, `/api/items?${query}`, path);
-        });
-      }
-    });
-
-    describe('a role that may read the related type', function () {
-      const editor = { Authorization: `Bearer ${EDITOR_TOKEN}` };
-
-      it('filters through it', async function () {
-        const response = await app.request.get('/api/items?fields=id&filters[vault][name]=Vault%20A').set(editor);
-        expect(response.status).to.equal(200);
-        expect((response.body as Envelope).data).to.deep.equal([{ id: 1, attributes: {} }]);
-      });
-
-      it('filters through it inside a component', async function () {
-        const response = await app.request.get('/api/items?fields=id&filters[detail][vault][$notNull]=true').set(editor);
-        expect(response.status).to.equal(200);
-        expect((response.body as Envelope).data).to.deep.equal([{ id: 1, attributes: {} }]);
-      });
+    it('filters through it inside a component', async function () {
+      const response = await app().request.get('/api/items?fields=id&filters[detail][vault][$notNull]=true').set(editor);
+      expect(response.status).to.equal(200);
+      expect((response.body as Envelope).data).to.deep.equal([{ id: 1, attributes: {} }]);
     });
   });
-}
+});

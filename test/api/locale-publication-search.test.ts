@@ -7,24 +7,13 @@
  */
 import { expect } from 'chai';
 import { serveApi, type ServedApi } from '../support/api.js';
-import { testDatabaseKinds } from '../support/databases.js';
-import {
-  ALL_TYPES_ROOT,
-  bodyOf,
-  EDITOR_TOKEN,
-  expectError,
-  expectValidationError,
-  idsOf,
-  serveAllTypes,
-  type AllTypesApp,
-  type Envelope,
-} from './support/all-types.js';
-
-type Case = readonly [query: string, ids: readonly number[]];
+import { ALL_TYPES_ROOT, bodyOf, EDITOR_TOKEN, expectError, idsOf } from './support/all-types.js';
+import { itListsIds, refusedTable, type IdsCase, type RefusedCase } from './support/case-tables.js';
+import { describeEachEngine } from './support/each-engine.js';
 
 const editor = { Authorization: `Bearer ${EDITOR_TOKEN}` };
 
-const LOCALES: readonly Case[] = [
+const LOCALES: readonly IdsCase[] = [
   ['', [1, 2]],
   ['locale=en', [1, 2]],
   ['locale=fr', [4]],
@@ -44,7 +33,7 @@ const LOCALES: readonly Case[] = [
 ];
 
 /** As the editor, who may preview drafts. */
-const PREVIEW: readonly Case[] = [
+const PREVIEW: readonly IdsCase[] = [
   ['publicationState=preview', [1, 2, 3]],
   ['publicationState=preview&locale=fr', [4, 5]],
   ['publicationState=preview&locale=all', [1, 2, 3, 4, 5]],
@@ -55,7 +44,7 @@ const PREVIEW: readonly Case[] = [
 ];
 
 /** _q on items: text fields case-insensitively, numeric fields when the text is a number, never private ones. */
-const SEARCH: readonly Case[] = [
+const SEARCH: readonly IdsCase[] = [
   ['_q=alpha', [1, 4, 9, 10]],
   ['_q=ALPHA', [1, 4, 9, 10]],
   ['_q=RiCh', [1]],
@@ -79,186 +68,155 @@ const SEARCH: readonly Case[] = [
   ['_q=alpha&sort=name:desc', [4, 10, 9, 1]],
 ];
 
-for (const kind of testDatabaseKinds()) {
-  describe(`api: locale, publicationState and _q (${kind.name})`, function () {
-    let app: AllTypesApp;
+/** Full URLs, each a 400 naming the parameter. */
+const MALFORMED: readonly RefusedCase[] = [
+  ['/api/posts?publicationState=draft', 'publicationState'],
+  ['/api/posts?publicationState=', 'publicationState'],
+  ['/api/posts?publicationState=LIVE', 'publicationState'],
+  ['/api/posts?publicationState[0]=live', 'publicationState'],
+  ['/api/items?publicationState=bogus', 'publicationState'],
+  ['/api/posts/1?publicationState=bogus', 'publicationState'],
+  ['/api/posts?locale[code]=fr', 'locale'],
+  ['/api/items?_q[0]=alpha', '_q'],
+  ['/api/items?_q[text]=alpha', '_q'],
+];
 
-    before(async function () {
-      app = await serveAllTypes(kind.client);
+describeEachEngine('api: locale, publicationState and _q', (app) => {
+  describe('locale', function () {
+    itListsIds(app, LOCALES, { prefix: '/api/posts?', none: '(none: the default locale)' });
+
+    it('unknown codes answer an empty page with its meta', async function () {
+      expect((await bodyOf(app(), '/api/posts?locale=de')).meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } });
     });
 
-    after(async function () {
-      await app?.close();
+    it('is ignored on types that are not localized', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&locale=fr')).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     });
 
-    describe('locale', function () {
-      for (const [query, ids] of LOCALES) {
-        it(`${query || '(none: the default locale)'} → [${ids.join(', ')}]`, async function () {
-          expect(await idsOf(app, `/api/posts?${query}`)).to.deep.equal(ids);
-        });
-      }
-
-      it('unknown codes answer an empty page with its meta', async function () {
-        expect((await bodyOf(app, '/api/posts?locale=de')).meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } });
-      });
-
-      it('is ignored on types that are not localized', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&locale=fr')).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      });
-
-      it('findOne reads an entry of any locale', async function () {
-        expect(await bodyOf(app, '/api/posts/4?fields[0]=title')).to.deep.equal({ data: { id: 4, attributes: { title: 'Bonjour' } }, meta: {} });
-      });
-
-      describe('with another default locale', function () {
-        let french: ServedApi;
-
-        before(async function () {
-          french = await serveApi({ root: ALL_TYPES_ROOT, database: app.api.knex, sync: false, defaultLocale: 'fr' });
-        });
-
-        after(async function () {
-          await french?.close();
-        });
-
-        it('lists that locale when none is asked for', async function () {
-          expect(await idsOf(french, '/api/posts')).to.deep.equal([4]);
-          expect(await idsOf(french, '/api/posts?locale=en')).to.deep.equal([1, 2]);
-        });
-      });
+    it('findOne reads an entry of any locale', async function () {
+      expect(await bodyOf(app(), '/api/posts/4?fields[0]=title')).to.deep.equal({ data: { id: 4, attributes: { title: 'Bonjour' } }, meta: {} });
     });
 
-    describe('publicationState', function () {
-      it('is live by default and with live: published entries only', async function () {
-        expect(await idsOf(app, '/api/posts')).to.deep.equal([1, 2]);
-        expect(await idsOf(app, '/api/posts?publicationState=live')).to.deep.equal([1, 2]);
-        expect((await bodyOf(app, '/api/posts')).meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 2 } });
+    describe('with another default locale', function () {
+      let french: ServedApi;
+
+      before(async function () {
+        french = await serveApi({ root: ALL_TYPES_ROOT, database: app().api.knex, sync: false, defaultLocale: 'fr' });
       });
 
-      it('preview is a 403 for a role without the preview permission (D7)', async function () {
-        await expectError(app, '/api/posts?publicationState=preview', 403, 'ForbiddenError');
-        await expectError(app, '/api/posts/3?publicationState=preview', 403, 'ForbiddenError');
+      after(async function () {
+        await french?.close();
       });
 
-      it('preview needs no permission on a type without draft & publish', async function () {
-        expect(await idsOf(app, '/api/items?fields=id&publicationState=preview&pagination[pageSize]=3')).to.deep.equal([1, 2, 3]);
+      it('lists that locale when none is asked for', async function () {
+        expect(await idsOf(french, '/api/posts')).to.deep.equal([4]);
+        expect(await idsOf(french, '/api/posts?locale=en')).to.deep.equal([1, 2]);
       });
-
-      describe('as a role with the preview permission, through an API token', function () {
-        for (const [query, ids] of PREVIEW) {
-          it(`${query} → [${ids.join(', ')}]`, async function () {
-            const body = await bodyOf(app, `/api/posts?${query}`, editor);
-            expect((body.data as { id: number }[]).map((entry) => entry.id)).to.deep.equal(ids);
-          });
-        }
-
-        it('counts drafts in the total', async function () {
-          expect((await bodyOf(app, '/api/posts?publicationState=preview&locale=all', editor)).meta).to.deep.equal({
-            pagination: { page: 1, pageSize: 25, pageCount: 1, total: 5 },
-          });
-        });
-      });
-
-      describe('findOne (D6)', function () {
-        it('a draft is a 404 under live, the default', async function () {
-          await expectError(app, '/api/posts/3', 404, 'NotFoundError');
-          await expectError(app, '/api/posts/5?publicationState=live', 404, 'NotFoundError');
-          await expectError(app, '/api/posts/3', 404, 'NotFoundError', editor);
-        });
-
-        it('a draft is returned under preview to a role that may preview', async function () {
-          expect(await bodyOf(app, '/api/posts/3?publicationState=preview&fields[0]=title&fields[1]=publishedAt', editor)).to.deep.equal({
-            data: { id: 3, attributes: { title: 'Draft', publishedAt: null } },
-            meta: {},
-          });
-        });
-
-        it('a published entry is returned under live and preview', async function () {
-          expect(((await bodyOf(app, '/api/posts/1')).data as { id: number }).id).to.equal(1);
-          expect(((await bodyOf(app, '/api/posts/1?publicationState=preview', editor)).data as { id: number }).id).to.equal(1);
-        });
-
-        it('a missing or malformed id is a 404', async function () {
-          await expectError(app, '/api/posts/999', 404, 'NotFoundError');
-          await expectError(app, '/api/posts/abc', 404, 'NotFoundError');
-          await expectError(app, '/api/posts/0', 404, 'NotFoundError');
-          await expectError(app, '/api/posts/-1', 404, 'NotFoundError');
-        });
-      });
-
-      describe('a role resolved by the host app', function () {
-        let hosted: ServedApi;
-
-        before(async function () {
-          hosted = await serveApi({
-            root: ALL_TYPES_ROOT,
-            database: app.api.knex,
-            sync: false,
-            resolveRole: (ctx) => ctx.get('x-test-role') || null,
-          });
-        });
-
-        after(async function () {
-          await hosted?.close();
-        });
-
-        it('previews drafts when the resolved role may', async function () {
-          const response = await hosted.request.get('/api/posts?publicationState=preview').set('x-test-role', 'editor');
-          expect(response.status).to.equal(200);
-          expect(((response.body as Envelope).data as { id: number }[]).map((entry) => entry.id)).to.deep.equal([1, 2, 3]);
-        });
-
-        it('falls back to public, which may not', async function () {
-          await expectError(hosted, '/api/posts?publicationState=preview', 403, 'ForbiddenError');
-        });
-
-        it('an API token wins over the resolved role', async function () {
-          const response = await hosted.request.get('/api/posts/3?publicationState=preview').set(editor).set('x-test-role', 'public');
-          expect(response.status).to.equal(200);
-        });
-
-        it('a bad token is a 401, whatever the resolved role', async function () {
-          await expectError(hosted, '/api/posts', 401, 'UnauthorizedError', { Authorization: 'Bearer not-a-token', 'x-test-role': 'editor' });
-        });
-      });
-    });
-
-    describe('_q', function () {
-      for (const [query, ids] of SEARCH) {
-        it(`${query} → [${ids.join(', ')}]`, async function () {
-          expect(await idsOf(app, `/api/items?fields=id&${query}`)).to.deep.equal(ids);
-        });
-      }
-
-      it('counts what it finds', async function () {
-        expect((await bodyOf(app, '/api/items?_q=alpha')).meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 4 } });
-      });
-
-      it('searches within the locale and publication state', async function () {
-        expect(await idsOf(app, '/api/posts?_q=o')).to.deep.equal([1, 2]);
-        expect(await idsOf(app, '/api/posts?_q=BON&locale=fr')).to.deep.equal([4]);
-        expect(await idsOf(app, '/api/posts?_q=draft')).to.deep.equal([]);
-        expect(((await bodyOf(app, '/api/posts?_q=draft&publicationState=preview', editor)).data as { id: number }[]).map((entry) => entry.id)).to.deep.equal([3]);
-      });
-    });
-
-    describe('malformed', function () {
-      const cases: readonly (readonly [url: string, path: string])[] = [
-        ['/api/posts?publicationState=draft', 'publicationState'],
-        ['/api/posts?publicationState=', 'publicationState'],
-        ['/api/posts?publicationState=LIVE', 'publicationState'],
-        ['/api/posts?publicationState[0]=live', 'publicationState'],
-        ['/api/items?publicationState=bogus', 'publicationState'],
-        ['/api/posts/1?publicationState=bogus', 'publicationState'],
-        ['/api/posts?locale[code]=fr', 'locale'],
-        ['/api/items?_q[0]=alpha', '_q'],
-        ['/api/items?_q[text]=alpha', '_q'],
-      ];
-      for (const [url, path] of cases) {
-        it(`${url} → 400 at ${path}`, async function () {
-          await expectValidationError(app, url, path);
-        });
-      }
     });
   });
-}
+
+  describe('publicationState', function () {
+    it('is live by default and with live: published entries only', async function () {
+      expect(await idsOf(app(), '/api/posts')).to.deep.equal([1, 2]);
+      expect(await idsOf(app(), '/api/posts?publicationState=live')).to.deep.equal([1, 2]);
+      expect((await bodyOf(app(), '/api/posts')).meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 2 } });
+    });
+
+    it('preview is a 403 for a role without the preview permission (D7)', async function () {
+      await expectError(app(), '/api/posts?publicationState=preview', 403, 'ForbiddenError');
+      await expectError(app(), '/api/posts/3?publicationState=preview', 403, 'ForbiddenError');
+    });
+
+    it('preview needs no permission on a type without draft & publish', async function () {
+      expect(await idsOf(app(), '/api/items?fields=id&publicationState=preview&pagination[pageSize]=3')).to.deep.equal([1, 2, 3]);
+    });
+
+    describe('as a role with the preview permission, through an API token', function () {
+      itListsIds(app, PREVIEW, { prefix: '/api/posts?', headers: editor });
+
+      it('counts drafts in the total', async function () {
+        expect((await bodyOf(app(), '/api/posts?publicationState=preview&locale=all', editor)).meta).to.deep.equal({
+          pagination: { page: 1, pageSize: 25, pageCount: 1, total: 5 },
+        });
+      });
+    });
+
+    describe('findOne (D6)', function () {
+      it('a draft is a 404 under live, the default', async function () {
+        await expectError(app(), '/api/posts/3', 404, 'NotFoundError');
+        await expectError(app(), '/api/posts/5?publicationState=live', 404, 'NotFoundError');
+        await expectError(app(), '/api/posts/3', 404, 'NotFoundError', editor);
+      });
+
+      it('a draft is returned under preview to a role that may preview', async function () {
+        expect(await bodyOf(app(), '/api/posts/3?publicationState=preview&fields[0]=title&fields[1]=publishedAt', editor)).to.deep.equal({
+          data: { id: 3, attributes: { title: 'Draft', publishedAt: null } },
+          meta: {},
+        });
+      });
+
+      it('a published entry is returned under live and preview', async function () {
+        expect(((await bodyOf(app(), '/api/posts/1')).data as { id: number }).id).to.equal(1);
+        expect(((await bodyOf(app(), '/api/posts/1?publicationState=preview', editor)).data as { id: number }).id).to.equal(1);
+      });
+
+      it('a missing or malformed id is a 404', async function () {
+        await expectError(app(), '/api/posts/999', 404, 'NotFoundError');
+        await expectError(app(), '/api/posts/abc', 404, 'NotFoundError');
+        await expectError(app(), '/api/posts/0', 404, 'NotFoundError');
+        await expectError(app(), '/api/posts/-1', 404, 'NotFoundError');
+      });
+    });
+
+    describe('a role resolved by the host app', function () {
+      let hosted: ServedApi;
+
+      before(async function () {
+        hosted = await serveApi({
+          root: ALL_TYPES_ROOT,
+          database: app().api.knex,
+          sync: false,
+          resolveRole: (ctx) => ctx.get('x-test-role') || null,
+        });
+      });
+
+      after(async function () {
+        await hosted?.close();
+      });
+
+      it('previews drafts when the resolved role may', async function () {
+        expect(await idsOf(hosted, '/api/posts?publicationState=preview', { 'x-test-role': 'editor' })).to.deep.equal([1, 2, 3]);
+      });
+
+      it('falls back to public, which may not', async function () {
+        await expectError(hosted, '/api/posts?publicationState=preview', 403, 'ForbiddenError');
+      });
+
+      it('an API token wins over the resolved role', async function () {
+        const response = await hosted.request.get('/api/posts/3?publicationState=preview').set(editor).set('x-test-role', 'public');
+        expect(response.status).to.equal(200);
+      });
+
+      it('a bad token is a 401, whatever the resolved role', async function () {
+        await expectError(hosted, '/api/posts', 401, 'UnauthorizedError', { Authorization: 'Bearer not-a-token', 'x-test-role': 'editor' });
+      });
+    });
+  });
+
+  describe('_q', function () {
+    itListsIds(app, SEARCH);
+
+    it('counts what it finds', async function () {
+      expect((await bodyOf(app(), '/api/items?_q=alpha')).meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 4 } });
+    });
+
+    it('searches within the locale and publication state', async function () {
+      expect(await idsOf(app(), '/api/posts?_q=o')).to.deep.equal([1, 2]);
+      expect(await idsOf(app(), '/api/posts?_q=BON&locale=fr')).to.deep.equal([4]);
+      expect(await idsOf(app(), '/api/posts?_q=draft')).to.deep.equal([]);
+      expect(await idsOf(app(), '/api/posts?_q=draft&publicationState=preview', editor)).to.deep.equal([3]);
+    });
+  });
+
+  refusedTable(app, 'malformed', MALFORMED, '');
+});

@@ -6,9 +6,10 @@
  */
 import { expect } from 'chai';
 import { serveApi, statementsOf, type ServedApi } from '../support/api.js';
-import { testDatabaseKinds } from '../support/databases.js';
-import { ALL_TYPES_ROOT, bodyOf, serveAllTypes, type AllTypesApp, type Envelope } from './support/all-types.js';
+import { ALL_TYPES_ROOT, bodyOf, entryIds, type Envelope } from './support/all-types.js';
 import { TAG_COUNT } from './support/all-types-data.js';
+import { caseTable } from './support/case-tables.js';
+import { describeEachEngine } from './support/each-engine.js';
 
 /** ids first…last */
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, index) => first + index);
@@ -55,112 +56,99 @@ const WITHOUT_COUNT: readonly Case[] = [
 
 async function expectPage(app: ServedApi, url: string, ids: readonly number[], pagination: Record<string, number>): Promise<void> {
   const body = await bodyOf(app, url);
-  expect((body.data as { id: number }[]).map((entry) => entry.id), url).to.deep.equal(ids);
+  expect(entryIds(body), url).to.deep.equal(ids);
   // deep.equal: the meta has exactly these keys, no more.
   expect(body.meta, url).to.deep.equal({ pagination });
 }
 
-for (const kind of testDatabaseKinds()) {
-  describe(`api: pagination (${kind.name})`, function () {
-    let app: AllTypesApp;
+describeEachEngine('api: pagination', (app) => {
+  const table = (title: string, cases: readonly Case[]) =>
+    caseTable(
+      title,
+      cases,
+      (query, ids, pagination) => `${query || '(none)'} → ${ids.length ? `${ids[0]}…${ids[ids.length - 1]}` : 'nothing'}, ${JSON.stringify(pagination)}`,
+      (query, ids, pagination) => expectPage(app(), `/api/tags?fields=id&${query}`, ids, pagination),
+    );
+
+  it(`serves ${TAG_COUNT} tags`, async function () {
+    expect((await bodyOf(app(), '/api/tags?fields=id&pagination[withCount]=true')).meta?.pagination?.total).to.equal(TAG_COUNT);
+  });
+
+  table('page mode', PAGE_MODE);
+  table('offset mode', OFFSET_MODE);
+  table('withCount=false: no total, no pageCount', WITHOUT_COUNT);
+
+  describe('statements per request', function () {
+    it('one statement without the count', async function () {
+      const response = await app().request.get('/api/tags?pagination[withCount]=false');
+      expect(response.status).to.equal(200);
+      expect(statementsOf(response)).to.equal(1);
+    });
+
+    it('two statements with the count (the default)', async function () {
+      const response = await app().request.get('/api/tags');
+      expect(response.status).to.equal(200);
+      expect(statementsOf(response)).to.equal(2);
+    });
+
+    it('two statements with withCount=true, in offset mode too', async function () {
+      const response = await app().request.get('/api/tags?pagination[withCount]=t&pagination[start]=3');
+      expect(response.status).to.equal(200);
+      expect(statementsOf(response)).to.equal(2);
+      expect((response.body as Envelope).meta).to.deep.equal({ pagination: { start: 3, limit: 25, total: 130 } });
+    });
+
+    it('one statement for findOne, whose meta is empty', async function () {
+      const response = await app().request.get('/api/tags/7');
+      expect(response.status).to.equal(200);
+      expect(statementsOf(response)).to.equal(1);
+      expect((response.body as Envelope).meta).to.deep.equal({});
+    });
+  });
+
+  it('pages follow the sort, ties broken by id', async function () {
+    await expectPage(app(), '/api/items?fields=id&sort=amount:desc&pagination[page]=2&pagination[pageSize]=3', [10, 1, 7], {
+      page: 2,
+      pageSize: 3,
+      pageCount: 4,
+      total: 10,
+    });
+  });
+
+  it('findOne ignores pagination', async function () {
+    const body = await bodyOf(app(), '/api/tags/130?pagination[page]=9&pagination[pageSize]=1');
+    expect(body).to.deep.equal({ data: { id: 130, attributes: { name: 'Tag 130', createdAt: '2024-01-06T10:00:00.000Z', updatedAt: '2024-01-06T10:00:00.000Z' } }, meta: {} });
+  });
+
+  describe('configured limits', function () {
+    let limited: ServedApi;
 
     before(async function () {
-      app = await serveAllTypes(kind.client);
+      limited = await serveApi({ root: ALL_TYPES_ROOT, database: app().api.knex, sync: false, defaultLimit: 10, maxLimit: 50, withCount: false });
     });
 
     after(async function () {
-      await app?.close();
+      await limited?.close();
     });
 
-    const table = (title: string, cases: readonly Case[]) =>
-      describe(title, function () {
-        for (const [query, ids, pagination] of cases) {
-          it(`${query || '(none)'} → ${ids.length ? `${ids[0]}…${ids[ids.length - 1]}` : 'nothing'}, ${JSON.stringify(pagination)}`, async function () {
-            await expectPage(app, `/api/tags?fields=id&${query}`, ids, pagination);
-          });
-        }
-      });
-
-    it(`serves ${TAG_COUNT} tags`, async function () {
-      expect((await bodyOf(app, '/api/tags?fields=id&pagination[withCount]=true')).meta?.pagination?.total).to.equal(TAG_COUNT);
+    it('defaultLimit is the page size when none is asked for, withCount: false drops the count', async function () {
+      await expectPage(limited, '/api/tags?fields=id', range(1, 10), { page: 1, pageSize: 10 });
+      const response = await limited.request.get('/api/tags');
+      expect(statementsOf(response)).to.equal(1);
     });
 
-    table('page mode', PAGE_MODE);
-    table('offset mode', OFFSET_MODE);
-    table('withCount=false: no total, no pageCount', WITHOUT_COUNT);
-
-    describe('statements per request', function () {
-      it('one statement without the count', async function () {
-        const response = await app.request.get('/api/tags?pagination[withCount]=false');
-        expect(response.status).to.equal(200);
-        expect(statementsOf(response)).to.equal(1);
-      });
-
-      it('two statements with the count (the default)', async function () {
-        const response = await app.request.get('/api/tags');
-        expect(response.status).to.equal(200);
-        expect(statementsOf(response)).to.equal(2);
-      });
-
-      it('two statements with withCount=true, in offset mode too', async function () {
-        const response = await app.request.get('/api/tags?pagination[withCount]=t&pagination[start]=3');
-        expect(response.status).to.equal(200);
-        expect(statementsOf(response)).to.equal(2);
-        expect((response.body as Envelope).meta).to.deep.equal({ pagination: { start: 3, limit: 25, total: 130 } });
-      });
-
-      it('one statement for findOne, whose meta is empty', async function () {
-        const response = await app.request.get('/api/tags/7');
-        expect(response.status).to.equal(200);
-        expect(statementsOf(response)).to.equal(1);
-        expect((response.body as Envelope).meta).to.deep.equal({});
-      });
+    it('maxLimit caps pageSize and limit, and -1', async function () {
+      await expectPage(limited, '/api/tags?fields=id&pagination[pageSize]=80', range(1, 50), { page: 1, pageSize: 50 });
+      await expectPage(limited, '/api/tags?fields=id&pagination[limit]=-1&pagination[start]=100', range(101, 130), { start: 100, limit: 50 });
     });
 
-    it('pages follow the sort, ties broken by id', async function () {
-      await expectPage(app, '/api/items?fields=id&sort=amount:desc&pagination[page]=2&pagination[pageSize]=3', [10, 1, 7], {
-        page: 2,
-        pageSize: 3,
-        pageCount: 4,
-        total: 10,
-      });
-    });
-
-    it('findOne ignores pagination', async function () {
-      const body = await bodyOf(app, '/api/tags/130?pagination[page]=9&pagination[pageSize]=1');
-      expect(body).to.deep.equal({ data: { id: 130, attributes: { name: 'Tag 130', createdAt: '2024-01-06T10:00:00.000Z', updatedAt: '2024-01-06T10:00:00.000Z' } }, meta: {} });
-    });
-
-    describe('configured limits', function () {
-      let limited: ServedApi;
-
-      before(async function () {
-        limited = await serveApi({ root: ALL_TYPES_ROOT, database: app.api.knex, sync: false, defaultLimit: 10, maxLimit: 50, withCount: false });
-      });
-
-      after(async function () {
-        await limited?.close();
-      });
-
-      it('defaultLimit is the page size when none is asked for, withCount: false drops the count', async function () {
-        await expectPage(limited, '/api/tags?fields=id', range(1, 10), { page: 1, pageSize: 10 });
-        const response = await limited.request.get('/api/tags');
-        expect(statementsOf(response)).to.equal(1);
-      });
-
-      it('maxLimit caps pageSize and limit, and -1', async function () {
-        await expectPage(limited, '/api/tags?fields=id&pagination[pageSize]=80', range(1, 50), { page: 1, pageSize: 50 });
-        await expectPage(limited, '/api/tags?fields=id&pagination[limit]=-1&pagination[start]=100', range(101, 130), { start: 100, limit: 50 });
-      });
-
-      it('withCount=true asks for the count anyway', async function () {
-        await expectPage(limited, '/api/tags?fields=id&pagination[withCount]=true&pagination[pageSize]=60', range(1, 50), {
-          page: 1,
-          pageSize: 50,
-          pageCount: 3,
-          total: 130,
-        });
+    it('withCount=true asks for the count anyway', async function () {
+      await expectPage(limited, '/api/tags?fields=id&pagination[withCount]=true&pagination[pageSize]=60', range(1, 50), {
+        page: 1,
+        pageSize: 50,
+        pageCount: 3,
+        total: 130,
       });
     });
   });
-}
+});

@@ -6,16 +6,15 @@
  * Data: support/all-types-data.ts.
  */
 import { expect } from 'chai';
-import { testDatabaseKinds } from '../support/databases.js';
-import { expectValidationError, idsOf, serveAllTypes, type AllTypesApp, type Envelope } from './support/all-types.js';
-
-type Case = readonly [query: string, ids: readonly number[]];
+import { entryIds, idsOf, type Envelope } from './support/all-types.js';
+import { idsTable, refusedTable, type IdsCase, type RefusedCase } from './support/case-tables.js';
+import { describeEachEngine } from './support/each-engine.js';
 
 /** name in code-point order: Alpha, Delta-X, Epsilon, Gamma 100%, Zeta, alphabet, beta, delta_x, epsilon, Æon. */
 const BY_NAME = [1, 7, 5, 3, 9, 10, 2, 4, 6, 8];
 const BY_NAME_DESC = [...BY_NAME].reverse();
 
-const FORMS: readonly Case[] = [
+const FORMS: readonly IdsCase[] = [
   ['sort=name', BY_NAME],
   ['sort=name:asc', BY_NAME],
   ['sort=name:ASC', BY_NAME],
@@ -41,7 +40,7 @@ const FORMS: readonly Case[] = [
 ];
 
 /** One scalar type each; ties broken by id ascending in both directions; NULL (item 5) first asc, last desc. */
-const TYPES: readonly Case[] = [
+const TYPES: readonly IdsCase[] = [
   ['sort=amount', [5, 3, 4, 9, 7, 1, 10, 2, 6, 8]],
   ['sort=amount:desc', [8, 2, 6, 10, 1, 7, 9, 4, 3, 5]],
   ['sort=big', [5, 3, 4, 9, 7, 6, 8, 2, 1, 10]],
@@ -64,7 +63,7 @@ const TYPES: readonly Case[] = [
 ];
 
 /** Through to-one relations, components and media: the related value, NULL when there is none. */
-const NESTED: readonly Case[] = [
+const NESTED: readonly IdsCase[] = [
   ['sort=group.name', [5, 7, 9, 10, 8, 1, 2, 4, 3, 6]],
   ['sort=group.name:desc', [3, 6, 4, 1, 2, 8, 5, 7, 9, 10]],
   ['sort[group][name]=desc', [3, 6, 4, 1, 2, 8, 5, 7, 9, 10]],
@@ -86,7 +85,7 @@ const NESTED: readonly Case[] = [
  * Through to-many relations and repeatable components (D5): each entry once, placed by its
  * smallest related value ascending and its largest descending; entries without one are NULL.
  */
-const TO_MANY: readonly Case[] = [
+const TO_MANY: readonly IdsCase[] = [
   // tags: 1 [blue, red], 2 [green], 3 [red, green], 6 [blue]
   ['sort=tags.name', [4, 5, 7, 8, 9, 10, 1, 6, 2, 3]],
   ['sort=tags.name:desc', [1, 3, 2, 6, 4, 5, 7, 8, 9, 10]],
@@ -103,70 +102,44 @@ const TO_MANY: readonly Case[] = [
   ['sort=children.name:desc', [2, 1, 3, 4, 5, 6, 7, 8, 9, 10]],
 ];
 
-for (const kind of testDatabaseKinds()) {
-  describe(`api: sort (${kind.name})`, function () {
-    let app: AllTypesApp;
+const REFUSED: readonly RefusedCase[] = [
+  ['sort=vault.name', 'sort'],
+  ['sort[vault][name]=asc', 'sort.vault'],
+  ['sort=detail.vault.name', 'sort'],
+  ['sort=secret', 'sort'],
+  ['sort[1]=pin:desc&sort[0]=name', 'sort[1]'],
+  ['sort=detail.hint', 'sort'],
+  ['sort=blocks.title', 'sort'],
+  ['sort=group', 'sort'],
+  ['sort=cover.folderPath', 'sort'],
+];
 
-    before(async function () {
-      app = await serveAllTypes(kind.client);
-    });
+describeEachEngine('api: sort', (app) => {
+  idsTable(app, 'every written form', FORMS);
+  idsTable(app, 'every scalar type, NULLs first ascending and last descending', TYPES);
+  idsTable(app, 'through to-one relations, components and media', NESTED);
+  idsTable(app, 'through to-many relations and repeatable components: each entry once (D5)', TO_MANY);
 
-    after(async function () {
-      await app?.close();
-    });
-
-    const table = (title: string, cases: readonly Case[]) =>
-      describe(title, function () {
-        for (const [query, ids] of cases) {
-          it(`${query} → [${ids.join(', ')}]`, async function () {
-            expect(await idsOf(app, `/api/items?fields=id&${query}`)).to.deep.equal(ids);
-          });
-        }
-      });
-
-    table('every written form', FORMS);
-    table('every scalar type, NULLs first ascending and last descending', TYPES);
-    table('through to-one relations, components and media', NESTED);
-    table('through to-many relations and repeatable components: each entry once (D5)', TO_MANY);
-
-    it('without sort, entries come in id order even when the table is stored in another order (D4)', async function () {
-      const expected = Array.from({ length: 100 }, (_, index) => index + 1);
-      expect(await idsOf(app, '/api/tags?fields=id&pagination[pageSize]=100')).to.deep.equal(expected);
-    });
-
-    it('a to-many sort keeps the count and pages over distinct entries (D5)', async function () {
-      const response = await app.request.get('/api/items?fields=id&sort=tags.name&pagination[page]=3&pagination[pageSize]=3');
-      expect(response.status).to.equal(200);
-      const body = response.body as Envelope;
-      expect((body.data as { id: number }[]).map((entry) => entry.id)).to.deep.equal([1, 6, 2]);
-      expect(body.meta?.pagination).to.deep.equal({ page: 3, pageSize: 3, pageCount: 4, total: 10 });
-    });
-
-    it('sorts after filtering, and the sort field need not be selected', async function () {
-      expect(await idsOf(app, '/api/items?fields=id&filters[status]=beta&sort=amount:desc')).to.deep.equal([8, 2, 6]);
-    });
-
-    it('sorts the other types too (tags: lower case after upper case)', async function () {
-      expect(await idsOf(app, '/api/tags?fields=id&sort=name:desc&pagination[pageSize]=5')).to.deep.equal([1, 2, 3, 130, 129]);
-    });
-
-    describe('refused', function () {
-      const refused: readonly (readonly [query: string, path: string])[] = [
-        ['sort=vault.name', 'sort'],
-        ['sort[vault][name]=asc', 'sort.vault'],
-        ['sort=detail.vault.name', 'sort'],
-        ['sort=secret', 'sort'],
-        ['sort[1]=pin:desc&sort[0]=name', 'sort[1]'],
-        ['sort=detail.hint', 'sort'],
-        ['sort=blocks.title', 'sort'],
-        ['sort=group', 'sort'],
-        ['sort=cover.folderPath', 'sort'],
-      ];
-      for (const [query, path] of refused) {
-        it(`${query} → 400 at ${path}`, async function () {
-          await expectValidationError(app, `/api/items?${query}`, path);
-        });
-      }
-    });
+  it('without sort, entries come in id order even when the table is stored in another order (D4)', async function () {
+    const expected = Array.from({ length: 100 }, (_, index) => index + 1);
+    expect(await idsOf(app(), '/api/tags?fields=id&pagination[pageSize]=100')).to.deep.equal(expected);
   });
-}
+
+  it('a to-many sort keeps the count and pages over distinct entries (D5)', async function () {
+    const response = await app().request.get('/api/items?fields=id&sort=tags.name&pagination[page]=3&pagination[pageSize]=3');
+    expect(response.status).to.equal(200);
+    const body = response.body as Envelope;
+    expect(entryIds(body)).to.deep.equal([1, 6, 2]);
+    expect(body.meta?.pagination).to.deep.equal({ page: 3, pageSize: 3, pageCount: 4, total: 10 });
+  });
+
+  it('sorts after filtering, and the sort field need not be selected', async function () {
+    expect(await idsOf(app(), '/api/items?fields=id&filters[status]=beta&sort=amount:desc')).to.deep.equal([8, 2, 6]);
+  });
+
+  it('sorts the other types too (tags: lower case after upper case)', async function () {
+    expect(await idsOf(app(), '/api/tags?fields=id&sort=name:desc&pagination[pageSize]=5')).to.deep.equal([1, 2, 3, 130, 129]);
+  });
+
+  refusedTable(app, 'refused', REFUSED);
+});

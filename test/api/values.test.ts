@@ -6,8 +6,8 @@
  * PostgreSQL (native types). Attributes come in schema order, private and password ones never.
  */
 import { expect } from 'chai';
-import { testDatabaseKinds } from '../support/databases.js';
-import { bodyOf, EDITOR_TOKEN, serveAllTypes, type AllTypesApp } from './support/all-types.js';
+import { bodyOf, EDITOR_TOKEN } from './support/all-types.js';
+import { describeEachEngine } from './support/each-engine.js';
 
 const created = (id: number) => new Date(Date.UTC(2024, 0, 1) + id * 3_600_000).toISOString();
 
@@ -74,74 +74,62 @@ const ATTRIBUTE_ORDER = [
   'day', 'clock', 'moment', 'stamp', 'data', 'createdAt', 'updatedAt',
 ];
 
-for (const kind of testDatabaseKinds()) {
-  describe(`api: value formats (${kind.name})`, function () {
-    let app: AllTypesApp;
+describeEachEngine('api: value formats', (app) => {
+  it('returns every value of every type exactly', async function () {
+    const body = await bodyOf(app(), '/api/items');
+    expect(body.data).to.deep.equal(ITEMS);
+    expect(body.meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 10 } });
+  });
 
-    before(async function () {
-      app = await serveAllTypes(kind.client);
+  for (const expected of ITEMS) {
+    it(`findOne /api/items/${expected.id} returns the same entry`, async function () {
+      expect(await bodyOf(app(), `/api/items/${expected.id}`)).to.deep.equal({ data: expected, meta: {} });
     });
+  }
 
-    after(async function () {
-      await app?.close();
-    });
+  it('keeps the attributes in schema order, then the timestamps', async function () {
+    const body = await bodyOf(app(), '/api/items/1');
+    expect(Object.keys((body.data as { attributes: object }).attributes)).to.deep.equal(ATTRIBUTE_ORDER);
+    const list = await bodyOf(app(), '/api/items?pagination[pageSize]=1');
+    expect(Object.keys((list.data as { attributes: object }[])[0].attributes)).to.deep.equal(ATTRIBUTE_ORDER);
+  });
 
-    it('returns every value of every type exactly', async function () {
-      const body = await bodyOf(app, '/api/items');
-      expect(body.data).to.deep.equal(ITEMS);
-      expect(body.meta).to.deep.equal({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 10 } });
-    });
+  it('writes bigintegers beyond 2^53 as exact strings in the response text (D8)', async function () {
+    const response = await app().request.get('/api/items?fields[0]=big&sort=big:desc&pagination[pageSize]=3');
+    expect(response.status).to.equal(200);
+    expect(response.text).to.include('"big":"9223372036854775807"');
+    expect(response.text).to.include('"big":"9007199254740993"');
+    expect(response.text).to.include('"big":"9007199254740992"');
+  });
 
-    for (const expected of ITEMS) {
-      it(`findOne /api/items/${expected.id} returns the same entry`, async function () {
-        expect(await bodyOf(app, `/api/items/${expected.id}`)).to.deep.equal({ data: expected, meta: {} });
-      });
-    }
+  it('writes numbers as JSON numbers and booleans as JSON booleans in the response text', async function () {
+    const response = await app().request.get('/api/items/7?fields[0]=amount&fields[1]=ratio&fields[2]=price&fields[3]=active');
+    expect(response.status).to.equal(200);
+    expect(JSON.parse(response.text)).to.deep.equal({ data: { id: 7, attributes: { amount: 7, ratio: 3.75, price: 1.1, active: false } }, meta: {} });
+    expect(response.text).to.match(/"price":1\.1\b/);
+    expect(response.text).to.include('"active":false');
+  });
 
-    it('keeps the attributes in schema order, then the timestamps', async function () {
-      const body = await bodyOf(app, '/api/items/1');
-      expect(Object.keys((body.data as { attributes: object }).attributes)).to.deep.equal(ATTRIBUTE_ORDER);
-      const list = await bodyOf(app, '/api/items?pagination[pageSize]=1');
-      expect(Object.keys((list.data as { attributes: object }[])[0].attributes)).to.deep.equal(ATTRIBUTE_ORDER);
-    });
+  it('answers application/json', async function () {
+    const response = await app().request.get('/api/items/1');
+    expect(response.headers['content-type']).to.match(/^application\/json/);
+  });
 
-    it('writes bigintegers beyond 2^53 as exact strings in the response text (D8)', async function () {
-      const response = await app.request.get('/api/items?fields[0]=big&sort=big:desc&pagination[pageSize]=3');
-      expect(response.status).to.equal(200);
-      expect(response.text).to.include('"big":"9223372036854775807"');
-      expect(response.text).to.include('"big":"9007199254740993"');
-      expect(response.text).to.include('"big":"9007199254740992"');
-    });
+  it('returns draft & publish and i18n attributes: publishedAt and locale, after the timestamps', async function () {
+    const body = await bodyOf(app(), '/api/posts?publicationState=preview&locale=all', { Authorization: `Bearer ${EDITOR_TOKEN}` });
+    expect(body.data).to.deep.equal([
+      { id: 1, attributes: { title: 'Hello', views: 10, createdAt: created(1), updatedAt: created(1), publishedAt: '2024-01-02T00:00:00.000Z', locale: 'en' } },
+      { id: 2, attributes: { title: 'World', views: 20, createdAt: created(2), updatedAt: created(2), publishedAt: '2024-01-03T00:00:00.000Z', locale: 'en' } },
+      { id: 3, attributes: { title: 'Draft', views: 30, createdAt: created(3), updatedAt: created(3), publishedAt: null, locale: 'en' } },
+      { id: 4, attributes: { title: 'Bonjour', views: 40, createdAt: created(4), updatedAt: created(4), publishedAt: '2024-01-05T00:00:00.000Z', locale: 'fr' } },
+      { id: 5, attributes: { title: 'Brouillon', views: 50, createdAt: created(5), updatedAt: created(5), publishedAt: null, locale: 'fr' } },
+    ]);
+  });
 
-    it('writes numbers as JSON numbers and booleans as JSON booleans in the response text', async function () {
-      const response = await app.request.get('/api/items/7?fields[0]=amount&fields[1]=ratio&fields[2]=price&fields[3]=active');
-      expect(response.status).to.equal(200);
-      expect(JSON.parse(response.text)).to.deep.equal({ data: { id: 7, attributes: { amount: 7, ratio: 3.75, price: 1.1, active: false } }, meta: {} });
-      expect(response.text).to.match(/"price":1\.1\b/);
-      expect(response.text).to.include('"active":false');
-    });
-
-    it('answers application/json', async function () {
-      const response = await app.request.get('/api/items/1');
-      expect(response.headers['content-type']).to.match(/^application\/json/);
-    });
-
-    it('returns draft & publish and i18n attributes: publishedAt and locale, after the timestamps', async function () {
-      const body = await bodyOf(app, '/api/posts?publicationState=preview&locale=all', { Authorization: `Bearer ${EDITOR_TOKEN}` });
-      expect(body.data).to.deep.equal([
-        { id: 1, attributes: { title: 'Hello', views: 10, createdAt: created(1), updatedAt: created(1), publishedAt: '2024-01-02T00:00:00.000Z', locale: 'en' } },
-        { id: 2, attributes: { title: 'World', views: 20, createdAt: created(2), updatedAt: created(2), publishedAt: '2024-01-03T00:00:00.000Z', locale: 'en' } },
-        { id: 3, attributes: { title: 'Draft', views: 30, createdAt: created(3), updatedAt: created(3), publishedAt: null, locale: 'en' } },
-        { id: 4, attributes: { title: 'Bonjour', views: 40, createdAt: created(4), updatedAt: created(4), publishedAt: '2024-01-05T00:00:00.000Z', locale: 'fr' } },
-        { id: 5, attributes: { title: 'Brouillon', views: 50, createdAt: created(5), updatedAt: created(5), publishedAt: null, locale: 'fr' } },
-      ]);
-    });
-
-    it('returns types without draft & publish without publishedAt or locale', async function () {
-      expect(await bodyOf(app, '/api/groups/3')).to.deep.equal({
-        data: { id: 3, attributes: { name: 'Empty', rank: null, createdAt: created(3), updatedAt: created(3) } },
-        meta: {},
-      });
+  it('returns types without draft & publish without publishedAt or locale', async function () {
+    expect(await bodyOf(app(), '/api/groups/3')).to.deep.equal({
+      data: { id: 3, attributes: { name: 'Empty', rank: null, createdAt: created(3), updatedAt: created(3) } },
+      meta: {},
     });
   });
-}
+});

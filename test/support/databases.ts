@@ -38,28 +38,17 @@ export interface TestDatabase {
 export async function createTestDatabase(client: DatabaseClient): Promise<TestDatabase> {
   if (client === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'content-api-test-'));
-    const url = `sqlite:${join(dir, 'test.db')}`;
-    const knex = openDatabase(url);
-    return {
-      client,
-      url,
-      knex,
-      async drop() {
-        await knex.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return openTestDatabase(client, `sqlite:${join(dir, 'test.db')}`, async () => rmSync(dir, { recursive: true, force: true }));
   }
   const server = postgresServerUrl();
   if (!server) throw new Error('TEST_DATABASE_URL is not set');
   const name = `content_api_test_${randomBytes(6).toString('hex')}`;
-  const admin = openDatabase(server, { poolSize: 1 });
-  try {
-    await admin.raw(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.destroy();
-  }
-  const url = withDatabaseName(server, name);
+  await runOnServer(server, `CREATE DATABASE "${name}"`);
+  return openTestDatabase(client, withDatabaseName(server, name), () => runOnServer(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/** The database at `url`; drop() closes its connections first, then runs `remove`. */
+function openTestDatabase(client: DatabaseClient, url: string, remove: () => Promise<void>): TestDatabase {
   const knex = openDatabase(url);
   return {
     client,
@@ -67,14 +56,19 @@ export async function createTestDatabase(client: DatabaseClient): Promise<TestDa
     knex,
     async drop() {
       await knex.destroy();
-      const cleanup = openDatabase(server, { poolSize: 1 });
-      try {
-        await cleanup.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await cleanup.destroy();
-      }
+      await remove();
     },
   };
+}
+
+/** Runs one statement on the database `server` names, over a connection of its own: a database cannot create or drop itself. */
+async function runOnServer(server: string, sql: string): Promise<void> {
+  const admin = openDatabase(server, { poolSize: 1 });
+  try {
+    await admin.raw(sql);
+  } finally {
+    await admin.destroy();
+  }
 }
 
 /** The same server URL pointing at another database. */

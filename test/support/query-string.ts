@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import qs from 'qs';
 import { ValidationError } from '../../plugin/errors.js';
 import type { Filter } from '../../plugin/query/tree.js';
+import { picker, seededRandom } from './seeded-random.js';
 
 /** `qs.parse` exactly as the plugin calls it (strict null handling, depth 20, 100 array items). */
 export function parseQueryString(text: string): Record<string, unknown> {
@@ -86,24 +87,12 @@ export function expectParsedOrRejected(parse: () => unknown, input: unknown): vo
   }
 }
 
-/** A small deterministic PRNG (mulberry32), so fuzz failures can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A random value of the shapes qs produces (strings, null, arrays, plain objects), with keys
  * drawn from `keys` plus hostile ones (`__proto__`, `constructor`, wrong-case operators).
  */
 function randomQueryValue(random: () => number, keys: readonly string[], values: readonly string[], depth: number): unknown {
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const pick = picker(random);
   const roll = random();
   if (depth <= 0 || roll < 0.35) return roll < 0.05 ? null : pick(values);
   if (roll < 0.5) {

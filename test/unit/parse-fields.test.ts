@@ -1,17 +1,10 @@
 import { expect } from 'chai';
 import { parseFields } from '../../plugin/query/parse-fields.js';
-import type { Model, Registry } from '../../plugin/schema/registry.js';
+import { article, registry } from '../support/article-registry.js';
 import { expectValidationError, fuzz, itRejects, parseQueryString } from '../support/query-string.js';
-import { loadTestRegistry, testModel } from '../support/test-registry.js';
+import { testModel } from '../support/test-registry.js';
 
 describe('parseFields', () => {
-  let registry: Registry;
-  let article: Model;
-  before(async () => {
-    registry = await loadTestRegistry();
-    article = testModel(registry, 'api::article.article');
-  });
-
   /** The names `fields` selects on articles for a query string. */
   function names(query: string, model = article): string[] {
     return parseFields(model, parseQueryString(query).fields, 'fields').map((field) => field.name);

@@ -1,21 +1,10 @@
 import { expect } from 'chai';
 import { parseFilters } from '../../plugin/query/parse-filters.js';
-import type { Model, Registry } from '../../plugin/schema/registry.js';
-import { expectParsedOrRejected, expectValidationError, fuzz, itRejects, parseQueryString } from '../support/query-string.js';
-import { loadTestRegistry, testModel } from '../support/test-registry.js';
+import { article, filterOf, registry } from '../support/article-registry.js';
+import { expectParsedOrRejected, expectValidationError, fuzz, itRejects } from '../support/query-string.js';
+import { testModel } from '../support/test-registry.js';
 
 describe('parseFilters: rejected input', () => {
-  let registry: Registry;
-  let article: Model;
-  before(async () => {
-    registry = await loadTestRegistry();
-    article = testModel(registry, 'api::article.article');
-  });
-
-  function parse(query: string, model = article, path = 'filters'): unknown {
-    return parseFilters(model, parseQueryString(query).filters, path, registry);
-  }
-
   /** Query string → the path of the 400 (filters as written on articles). */
   const cases: [query: string, path: string][] = [
     // not an object, or logical keys of the wrong shape (D1: Strapi 500s)
@@ -146,7 +135,7 @@ describe('parseFilters: rejected input', () => {
 
   it('prefixes the path given by the caller (populate)', () => {
     const category = testModel(registry, 'api::category.category');
-    expectValidationError(() => parse('filters[articles][accessCode]=x', category, 'populate.categories.filters'), 'populate.categories.filters.articles.accessCode');
+    expectValidationError(() => filterOf('filters[articles][accessCode]=x', category, 'populate.categories.filters'), 'populate.categories.filters.articles.accessCode');
   });
 
   it('bounds nesting depth', () => {
@@ -165,22 +154,22 @@ describe('parseFilters: rejected input', () => {
 
   it('accepts the deepest filters qs (depth 20) can produce', () => {
     const query = `filters${'[$and][0]'.repeat(9)}[category][name]=x`;
-    expect(parse(query)).not.to.equal(null);
+    expect(filterOf(query)).not.to.equal(null);
   });
 
   it('says what is wrong and what is expected', () => {
-    expectValidationError(() => parse('filters[$or]=x'), 'filters.$or', /expected a list of conditions/);
-    expectValidationError(() => parse('filters[views][$between]=5'), 'filters.views.$between', /exactly two values/);
-    expectValidationError(() => parse('filters[title][$STARTSWITH]=x'), 'filters.title.$STARTSWITH', /did you mean \$startsWith/);
-    expectValidationError(() => parse('filters[category][$null]=true&filters[category][name]=x'), 'filters.category', /mixes operators/);
-    expectValidationError(() => parse('filters[blocks][x]=1'), 'filters.blocks', /dynamic zones cannot be filtered/);
-    expectValidationError(() => parse('filters[seo]=1'), 'filters.seo', /\$null/);
-    expectValidationError(() => parse('filters[views][$gt]'), 'filters.views.$gt', /value is required/);
+    expectValidationError(() => filterOf('filters[$or]=x'), 'filters.$or', /expected a list of conditions/);
+    expectValidationError(() => filterOf('filters[views][$between]=5'), 'filters.views.$between', /exactly two values/);
+    expectValidationError(() => filterOf('filters[title][$STARTSWITH]=x'), 'filters.title.$STARTSWITH', /did you mean \$startsWith/);
+    expectValidationError(() => filterOf('filters[category][$null]=true&filters[category][name]=x'), 'filters.category', /mixes operators/);
+    expectValidationError(() => filterOf('filters[blocks][x]=1'), 'filters.blocks', /dynamic zones cannot be filtered/);
+    expectValidationError(() => filterOf('filters[seo]=1'), 'filters.seo', /\$null/);
+    expectValidationError(() => filterOf('filters[views][$gt]'), 'filters.views.$gt', /value is required/);
   });
 
   it('answers a hidden attribute exactly as an unknown one', () => {
-    const hidden = expectValidationError(() => parse('filters[internalNotes]=x'), 'filters.internalNotes');
-    const unknown = expectValidationError(() => parse('filters[internalNoteZ]=x'), 'filters.internalNoteZ');
+    const hidden = expectValidationError(() => filterOf('filters[internalNotes]=x'), 'filters.internalNotes');
+    const unknown = expectValidationError(() => filterOf('filters[internalNoteZ]=x'), 'filters.internalNoteZ');
     expect(hidden.message.replaceAll('internalNotes', 'internalNoteZ')).to.equal(unknown.message);
   });
 

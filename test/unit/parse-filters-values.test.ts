@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { castValue } from '../../plugin/query/cast-value.js';
-import { parseFilters } from '../../plugin/query/parse-filters.js';
 import type { ComparisonOperator, Filter, FilterValue } from '../../plugin/query/tree.js';
-import type { Model, Registry, ScalarAttribute, ScalarType } from '../../plugin/schema/registry.js';
-import { expectValidationError, parseQueryString } from '../support/query-string.js';
-import { loadTestRegistry, testModel } from '../support/test-registry.js';
+import type { ScalarAttribute, ScalarType } from '../../plugin/schema/registry.js';
+import { article, filterOf } from '../support/article-registry.js';
+import { expectValidationError } from '../support/query-string.js';
 
 /** A scalar field of any type, for casting tests that need a type no fixture attribute has. */
 function fieldOf(type: ScalarType, name = `a${type}`): ScalarAttribute {
@@ -39,17 +38,6 @@ const SAMPLES: readonly [attribute: string, text: string, cast: FilterValue][] =
 ];
 
 describe('parseFilters: operators and value casting', () => {
-  let registry: Registry;
-  let article: Model;
-  before(async () => {
-    registry = await loadTestRegistry();
-    article = testModel(registry, 'api::article.article');
-  });
-
-  function filterOf(query: string): Filter | null {
-    return parseFilters(article, parseQueryString(query).filters, 'filters', registry);
-  }
-
   function expectCompare(query: string, name: string, operator: ComparisonOperator, values: readonly FilterValue[]): void {
     const filter = filterOf(query);
     expect(filter, query).to.deep.include({ kind: 'compare', operator, values });

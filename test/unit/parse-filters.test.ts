@@ -1,21 +1,11 @@
 import { expect } from 'chai';
 import { parseFilters } from '../../plugin/query/parse-filters.js';
 import { ID_FIELD, type Filter, type RelatedFilter } from '../../plugin/query/tree.js';
-import type { Model, Registry } from '../../plugin/schema/registry.js';
+import { article, filterOf, registry } from '../support/article-registry.js';
 import { describeFilter, parseQueryString } from '../support/query-string.js';
-import { loadTestRegistry, testModel } from '../support/test-registry.js';
+import { testModel } from '../support/test-registry.js';
 
 describe('parseFilters: forms and structure', () => {
-  let registry: Registry;
-  let article: Model;
-  before(async () => {
-    registry = await loadTestRegistry();
-    article = testModel(registry, 'api::article.article');
-  });
-
-  function filterOf(query: string, model = article): Filter | null {
-    return parseFilters(model, parseQueryString(query).filters, 'filters', registry);
-  }
   function textOf(query: string, model = article): string {
     return describeFilter(filterOf(query, model));
   }

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { parseSort } from '../../plugin/query/parse-sort.js';
 import { ID_FIELD, type SortKey } from '../../plugin/query/tree.js';
-import type { Model, Registry } from '../../plugin/schema/registry.js';
+import { article, registry } from '../support/article-registry.js';
 import { expectValidationError, fuzz, itRejects, parseQueryString } from '../support/query-string.js';
-import { loadTestRegistry, testModel } from '../support/test-registry.js';
+import { testModel } from '../support/test-registry.js';
 
 /** `category.name desc`: a sort key written back as a dot path and a direction. */
 function describeKey(key: SortKey): string {
@@ -11,13 +11,6 @@ function describeKey(key: SortKey): string {
 }
 
 describe('parseSort', () => {
-  let registry: Registry;
-  let article: Model;
-  before(async () => {
-    registry = await loadTestRegistry();
-    article = testModel(registry, 'api::article.article');
-  });
-
   function sortOf(query: string, model = article): string[] {
     return parseSort(model, parseQueryString(query).sort, 'sort', registry).map(describeKey);
   }

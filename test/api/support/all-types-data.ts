@@ -110,13 +110,20 @@ const FILES: Row[] = [
   { id: 3, name: 'c.pdf', alternative_text: null, caption: null, width: null, height: null, formats: null, hash: 'c_hash', ext: '.pdf', mime: 'application/pdf', size: 100, url: '/uploads/c.pdf', preview_url: null, provider: 'local', provider_metadata: null, folder_path: '/2', ...timestamps(3) },
 ];
 
-const morph = (id: number, file: number, relatedId: number, type: string, field: string, order: number): Row => ({
-  id, file_id: file, related_id: relatedId, related_type: type, field, order,
-});
+/**
+ * Rows of one of Strapi's polymorphic link tables, which differ only in the names of three
+ * columns: `id`, the id on each side, the type of the polymorphic side, the field and the order.
+ */
+function linkRows(fromColumn: string, toColumn: string, typeColumn: string) {
+  return (id: number, from: number, to: number, type: string, field: string, order: number | null): Row => ({
+    id, [fromColumn]: from, [toColumn]: to, [typeColumn]: type, field, order,
+  });
+}
 
-const componentLink = (id: number, entity: number, component: number, type: string, field: string, order: number | null): Row => ({
-  id, entity_id: entity, component_id: component, component_type: type, field, order,
-});
+/** files_related_morphs: a file linked to an entry or component of `type`. */
+const morph = linkRows('file_id', 'related_id', 'related_type');
+/** <table>_components: a component of `type` linked to an entry or component. */
+const componentLink = linkRows('entity_id', 'component_id', 'component_type');
 
 /** Every table's rows, in an order that satisfies the foreign keys. */
 function tables(): [string, Row[]][] {

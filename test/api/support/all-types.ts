@@ -52,13 +52,18 @@ export interface Envelope {
   error?: { status: number; name: string; message: string; details: Record<string, unknown> };
 }
 
+/** The ids of a list's entries, in response order. */
+export function entryIds(body: Envelope): number[] {
+  return (body.data as { id: number }[]).map((entry) => entry.id);
+}
+
 /** GET `url`, expecting a 200 list: the ids of its entries, in response order. */
-export async function idsOf(app: ServedApi, url: string): Promise<number[]> {
-  const response = await app.request.get(url);
+export async function idsOf(app: ServedApi, url: string, headers: Record<string, string> = {}): Promise<number[]> {
+  const response = await app.request.get(url).set(headers);
   expect(response.status, `${url}: ${JSON.stringify(response.body)}`).to.equal(200);
-  const data = (response.body as Envelope).data;
-  expect(data, url).to.be.an('array');
-  return (data as { id: number }[]).map((entry) => entry.id);
+  const body = response.body as Envelope;
+  expect(body.data, url).to.be.an('array');
+  return entryIds(body);
 }
 
 /** GET `url`, expecting a 200: the whole body. */
