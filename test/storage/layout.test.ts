@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { openDatabase } from '../../plugin/storage/database.js';
 import { syncSchema } from '../../plugin/storage/sync.js';
+import { describeLayout, queryIndexNames } from '../../plugin/storage/layout.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { isInScope, readColumns, readColumnTypes, readForeignKeys, readIndexes, type CatalogForeignKey } from './catalog.js';
 import { copyFixtureFile, createScratchFolder, loadExampleRegistry, type ScratchFolder } from './fixtures.js';
@@ -122,8 +123,12 @@ describe('storage layout: Strapi v4 tables, columns, indexes and foreign keys', 
           expect(Object.fromEntries(types)).to.deep.equal(Object.fromEntries(strapi.types));
         });
 
-        it("names every index as Strapi does, on Strapi's columns", async () => {
-          expect(await readIndexes(database.knex)).to.deep.equal(strapi.indexes);
+        it("names every index as Strapi does, on Strapi's columns, plus the API's query indexes", async () => {
+          const added = queryIndexNames(describeLayout(registry));
+          expect(added).to.deep.equal(['articles_locale_published_at_index']);
+          const indexes = await readIndexes(database.knex);
+          expect(indexes.filter((entry) => !added.includes(entry.split(' ')[0]))).to.deep.equal(strapi.indexes);
+          expect(indexes).to.include('articles_locale_published_at_index (locale,published_at)');
         });
       } else {
         it("uses Strapi's PostgreSQL column types, nullable but the id", async () => {
@@ -133,10 +138,11 @@ describe('storage layout: Strapi v4 tables, columns, indexes and foreign keys', 
           expect(notNull.sort()).to.deep.equal([...strapi.columns.keys()].map((table) => `${table}.id`).sort());
         });
 
-        it("names every index as Strapi does (plus PostgreSQL's primary keys)", async () => {
+        it("names every index as Strapi does (plus PostgreSQL's primary keys and the API's query indexes)", async () => {
           const names = strapi.indexes.map((index) => index.split(' ')[0]);
           const primaryKeys = [...strapi.columns.keys()].map((table) => `${table}_pkey`);
-          expect(await readIndexes(database.knex)).to.deep.equal([...names, ...primaryKeys].sort());
+          const added = queryIndexNames(describeLayout(registry));
+          expect(await readIndexes(database.knex)).to.deep.equal([...names, ...primaryKeys, ...added].sort());
         });
       }
     });

@@ -13,6 +13,7 @@ import { loadSchema } from '../../plugin/schema/load.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { openDatabase } from '../../plugin/storage/database.js';
 import { syncSchema } from '../../plugin/storage/sync.js';
+import { describeLayout, queryIndexNames } from '../../plugin/storage/layout.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { readColumns, readForeignKeys, readIndexes } from './catalog.js';
 import { copyFixtureFile, createScratchFolder, loadExampleRegistry, REPO_ROOT, type ScratchFolder } from './fixtures.js';
@@ -54,12 +55,13 @@ describe('storage sync', function () {
   });
   after(() => folder.remove());
 
-  it('changes nothing in a copy of strapi-small.db', async () => {
+  it("adds only the API's query indexes to a copy of strapi-small.db, then nothing", async () => {
     const file = copyFixtureFile('small', folder, 'unchanged.db');
     const knex = openDatabase(`sqlite:${file}`);
     try {
-      const catalog = () => knex.raw(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name`);
+      const catalog = () => knex.raw(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN (${queryIndexNames(describeLayout(registry)).map(() => '?').join(', ')}) ORDER BY type, name`, queryIndexNames(describeLayout(registry)));
       const before = await catalog();
+      expect(await syncSchema(knex, registry)).to.deep.equal([{ kind: 'index', table: 'articles', name: 'articles_locale_published_at_index' }]);
       expect(await syncSchema(knex, registry)).to.deep.equal([]);
       expect(await catalog()).to.deep.equal(before);
       expect(before.length).to.be.above(100);
