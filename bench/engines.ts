@@ -27,14 +27,14 @@ export async function prepareEngines(): Promise<BenchEngine[]> {
   const file = join(dir, 'strapi-large.db');
   copyFileSync(join(conformanceKitDir(), 'db', 'strapi-large.db'), file);
   const engines: BenchEngine[] = [];
-  const sqlite = await startServer({ root: repoRoot, database: `sqlite:${file}` });
+  const sqlite = await startServer({ root: repoRoot, database: `sqlite:${file}`, args: [] });
   engines.push({ name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', baseUrl: sqlite.baseUrl, stop: () => sqlite.stop() });
   if (process.env.BENCH_DATABASE_URL || postgresServerUrl()) {
     const target = await createTestDatabase('postgres');
     const source = openDatabase(`sqlite:${file}`);
     await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(repoRoot) });
     await source.destroy();
-    const postgres = await startServer({ root: repoRoot, database: target.url });
+    const postgres = await startServer({ root: repoRoot, database: target.url, args: [] });
     engines.push({
       name: 'postgres',
       description: 'pg, strapi-large.db copied with content-api copy',

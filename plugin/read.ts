@@ -73,15 +73,15 @@ function withId(statement: Statement, id: number | null): Statement {
 export async function read(engine: ReadEngine, request: ReadRequest): Promise<ReadResult> {
   const { root, compiled } = planFor(engine, request);
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
-  const entries = (await engine.executor.column(withId(compiled.entries, request.id), stats)) as string[];
+  // Both statements are sent at once: on PostgreSQL they run side by side on two connections.
+  const [entries, count] = await Promise.all([
+    engine.executor.column(withId(compiled.entries, request.id), stats) as Promise<string[]>,
+    compiled.count ? engine.executor.column(compiled.count, stats) : null,
+  ]);
   if (root.action === 'findOne' || root.model.kind === 'singleType') {
     if (!entries.length) throw new NotFoundError();
     return { body: entryBody(entries[0]), stats };
   }
-  let total: number | null = null;
-  if (compiled.count) {
-    const [count] = await engine.executor.column(compiled.count, stats);
-    total = Number(count);
-  }
+  const total = count ? Number(count[0]) : null;
   return { body: listBody(entries, paginationMeta(root, total)), stats };
 }
