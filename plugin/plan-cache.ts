@@ -7,6 +7,8 @@
 import type { RootQuery } from './query/tree.js';
 import type { CompiledRequest } from './sql/compile.js';
 
+const MAX_CACHED_SQL_LENGTH = 64 * 1024;
+
 export interface Plan {
   readonly root: RootQuery;
   readonly compiled: CompiledRequest;
@@ -32,7 +34,8 @@ export class PlanCache {
   }
 
   set(key: string, plan: Plan): void {
-    if (this.capacity <= 0) return;
+    // A plan is mostly its SQL; a very long one (a deep populate of a wide schema) is not kept.
+    if (this.capacity <= 0 || plan.compiled.entries.sql.length > MAX_CACHED_SQL_LENGTH) return;
     if (this.plans.size >= this.capacity) this.plans.delete(this.plans.keys().next().value as string);
     this.plans.set(key, plan);
   }

@@ -34,7 +34,16 @@ interface SqliteConnection {
 }
 interface PostgresConnection {
   query(config: { text: string; values: readonly unknown[]; rowMode: 'array'; name?: string }): Promise<{ rows: unknown[][] }>;
+  query(text: string): Promise<unknown>;
+  /** pg's record of the statements prepared on this connection. */
+  connection: { parsedStatements: Record<string, string> };
 }
+
+/**
+ * Prepared statements a PostgreSQL connection keeps before they are all released: each distinct
+ * query shape prepares one, and callers choose the shapes.
+ */
+const MAX_PREPARED_PER_CONNECTION = 200;
 
 export function createExecutor(knex: Knex): Executor {
   return clientOf(knex) === 'postgres' ? postgresExecutor(knex) : sqliteExecutor(knex);
@@ -70,6 +79,11 @@ function postgresExecutor(knex: Knex): Executor {
       const connection = (await knex.client.acquireConnection()) as PostgresConnection;
       try {
         const name = `content_api_${createHash('sha1').update(statement.sql).digest('hex').slice(0, 20)}`;
+        const prepared = connection.connection.parsedStatements;
+        if (!(name in prepared) && Object.keys(prepared).length >= MAX_PREPARED_PER_CONNECTION) {
+          await connection.query('DEALLOCATE ALL');
+          connection.connection.parsedStatements = {};
+        }
         const result = await timedAsync(stats, () =>
           connection.query({ text: statement.sql, values: statement.values, rowMode: 'array', name }),
         );

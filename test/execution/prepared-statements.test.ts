@@ -1,0 +1,49 @@
+/**
+ * Every distinct query shape prepares a statement on a PostgreSQL connection; callers choose the
+ * shapes, so a connection releases them all past a bound instead of growing without limit.
+ */
+import { expect } from 'chai';
+import { openDatabase } from '../../plugin/storage/database.js';
+import { postgresServerUrl } from '../support/databases.js';
+import { fixtureDatabase, repoRoot, serveApi, type ServedApi } from '../support/api.js';
+import type { Knex } from 'knex';
+
+(postgresServerUrl() ? describe : describe.skip)('prepared statements on PostgreSQL', function () {
+  let knex: Knex;
+  let served: ServedApi;
+  before(async function () {
+    this.timeout(120_000);
+    // One connection, so that pg_prepared_statements shows the API's own session.
+    knex = openDatabase(await fixtureDatabase('postgres'), { poolSize: 1 });
+    served = await serveApi({ root: repoRoot, database: knex, sync: false, planCacheSize: 0 });
+  });
+  after(async () => {
+    await served?.close();
+    await knex?.destroy();
+  });
+
+  const prepared = async () => Number((await knex.raw('SELECT count(*) AS n FROM pg_prepared_statements')).rows[0].n);
+
+  it('reuses the statement of a shape it has prepared', async () => {
+    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=1');
+    const before = await prepared();
+    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=2');
+    expect(await prepared()).to.equal(before);
+  });
+
+  it('keeps at most 200 prepared statements, whatever the number of shapes', async function () {
+    this.timeout(60_000);
+    // Lists of 1 to 100 ids, sorted three ways: 300 distinct statements.
+    let most = 0;
+    for (const sort of ['id', 'views', 'title']) {
+      for (let length = 1; length <= 100; length += 1) {
+        const ids = Array.from({ length }, (_, index) => `filters[id][$in][${index}]=${index + 1}`).join('&');
+        const response = await served.request.get(`/api/articles?fields[0]=title&pagination[withCount]=false&sort=${sort}&${ids}`);
+        expect(response.status).to.equal(200);
+        most = Math.max(most, await prepared());
+      }
+    }
+    expect(most).to.equal(200);
+    expect(await prepared()).to.be.within(1, 200);
+  });
+});
