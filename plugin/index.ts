@@ -12,7 +12,7 @@ import { loadPermissions, type Permissions } from './access/permissions.js';
 import type { RoleResolver } from './access/role.js';
 import { TokenVerifier } from './access/tokens.js';
 import { createRouter } from './http/router.js';
-import { notFound } from './http/errors.js';
+import { methodErrorsAsJson, notFound } from './http/errors.js';
 import type { ReadEngine } from './read.js';
 import { PlanCache } from './plan-cache.js';
 import { loadSchema } from './schema/load.js';
@@ -60,7 +60,7 @@ export interface ContentApiOptions {
 export interface ContentApi {
   /** The Koa middleware serving the routes. */
   routes(): Middleware;
-  /** 405/501 answers for other methods on the API's paths. */
+  /** 405 (with `Allow`) and 501 answers for other methods on the API's paths, in the error envelope. */
   allowedMethods(): Middleware;
   readonly registry: Registry;
   readonly permissions: Permissions;
@@ -101,7 +101,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const withNotFound = notFound(prefix);
   return {
     routes: () => (options.notFound ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes),
-    allowedMethods: () => router.allowedMethods() as unknown as Middleware,
+    allowedMethods: () => methodErrorsAsJson(router.allowedMethods() as unknown as Middleware) as unknown as Middleware,
     registry,
     permissions,
     knex,

@@ -36,3 +36,15 @@ export function notFound(prefix: string) {
     }
   };
 }
+
+/**
+ * The router's 405 (a write method on a read-only API) and 501 answers, in the API's error
+ * envelope rather than plain text; the `Allow` header is kept.
+ */
+export function methodErrorsAsJson(allowedMethods: (ctx: Context, next: Next) => Promise<unknown>) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    await allowedMethods(ctx, next);
+    if (ctx.status === 405) sendError(ctx, 405, 'MethodNotAllowedError', 'Method Not Allowed', {});
+    else if (ctx.status === 501) sendError(ctx, 501, 'NotImplementedError', 'Not Implemented', {});
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The plugin inside a host Koa app: it answers its own routes only, never patches the host,
+ * takes the host's user role, answers other methods with 405 in the error envelope, and turns
+ * unexpected failures into a bare 500 whose details go to the app's 'error' event, not the caller.
+ */
+import { expect } from 'chai';
+import Koa from 'koa';
+import supertest from 'supertest';
+import { contentApi, type ContentApi } from '../../plugin/index.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { fixtureDatabase, repoRoot } from '../support/api.js';
+
+describe('the plugin in a host app', function () {
+  let api: ContentApi;
+  let app: Koa;
+  let seenQuery: unknown;
+  before(async function () {
+    this.timeout(60_000);
+    api = await contentApi({ root: repoRoot, database: await fixtureDatabase('sqlite'), sync: false });
+    app = new Koa();
+    app.silent = true;
+    app.use(async (ctx, next) => {
+      const role = ctx.get('x-host-role');
+      if (role) ctx.state.user = { id: 1, role: { type: role } };
+      await next();
+      seenQuery = ctx.query;
+    });
+    app.use(api.routes());
+    app.use(api.allowedMethods());
+    app.use((ctx) => {
+      if (ctx.path === '/api/custom' || ctx.path === '/health') ctx.body = { host: true };
+    });
+  });
+  after(() => api?.close());
+
+  it('leaves the host its own routes, under the prefix too', async () => {
+    expect((await supertest(app.callback()).get('/health')).body).to.deep.equal({ host: true });
+    expect((await supertest(app.callback()).get('/api/custom')).body).to.deep.equal({ host: true });
+  });
+
+  it("parses the query string itself and leaves ctx.query as Koa's", async () => {
+    const response = await supertest(app.callback()).get('/api/articles?fields[0]=title&pagination[pageSize]=1');
+    expect(response.status).to.equal(200);
+    expect(seenQuery).to.deep.equal({ 'fields[0]': 'title', 'pagination[pageSize]': '1' });
+  });
+
+  it("reads drafts with the role the host put in ctx.state.user", async () => {
+    expect((await supertest(app.callback()).get('/api/articles?publicationState=preview')).status).to.equal(403);
+    expect((await supertest(app.callback()).get('/api/articles?publicationState=preview').set('x-host-role', 'editor')).status).to.equal(200);
+  });
+
+  it('answers a write method with 405, Allow and the error envelope', async () => {
+    const response = await supertest(app.callback()).post('/api/articles').send({ data: {} });
+    expect(response.status).to.equal(405);
+    expect(response.headers.allow).to.equal('HEAD, GET');
+    expect(response.body).to.deep.equal({ data: null, error: { status: 405, name: 'MethodNotAllowedError', message: 'Method Not Allowed', details: {} } });
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const response = await supertest(app.callback()).head('/api/articles');
+    expect(response.status).to.equal(200);
+    expect(response.headers['content-type']).to.match(/application\/json/);
+  });
+});
+
+describe('unexpected failures', function () {
+  let database: TestDatabase;
+  let api: ContentApi;
+  before(async function () {
+    this.timeout(60_000);
+    database = await createTestDatabase('sqlite');
+    api = await contentApi({ root: repoRoot, database: database.url, resolveRole: async () => 'public' });
+  });
+  after(async () => {
+    await api?.close();
+    await database?.drop();
+  });
+
+  it('are a bare 500 for the caller and the whole error for the app', async () => {
+    await api.knex.schema.dropTable('categories');
+    const app = new Koa();
+    const logged: unknown[] = [];
+    app.on('error', (error) => logged.push(error));
+    app.use(api.routes());
+    const response = await supertest(app.callback()).get('/api/categories');
+    expect(response.status).to.equal(500);
+    expect(response.body).to.deep.equal({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error', details: {} } });
+    expect(response.text).to.not.match(/categories|sqlite|at /i);
+    expect(logged).to.have.length(1);
+    expect(String(logged[0])).to.match(/no such table/);
+  });
+});
