@@ -11,9 +11,9 @@
  * Every problem is reported with file, path, line and column, all at once.
  */
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
 import type { Registry } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
+import { parseYamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
 
 export type Action = 'find' | 'findOne' | 'preview';
@@ -48,26 +48,22 @@ export async function loadPermissions(file: string, displayName: string, registr
 }
 
 export function parsePermissions(text: string, file: string, registry: Registry): Permissions {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const source = parseYamlSource(file, text);
+  if (source.problems.length) throw new SchemaError(source.problems);
   const problems: SchemaProblem[] = [];
-  const report = (path: (string | number)[], message: string, offset?: number) => {
-    const node = offset === undefined ? document.getIn(path, true) : undefined;
-    const at = offset ?? (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range) ? node.range[0] : 0);
-    const { line, col } = lineCounter.linePos(at as number);
-    problems.push({ file, path: path.join('.'), line, column: col, message });
+  // A problem about a key (an unknown type, an unknown key) points at the key; others at the value.
+  const report: Report = (path, message, atKey = false) => {
+    problems.push({ ...source.locate(path, atKey), path: path.join('.'), message });
   };
-  for (const error of document.errors) report([], error.message, error.pos[0]);
-  if (problems.length) throw new SchemaError(problems);
-  const data = (document.toJS() ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(data)) if (key !== 'roles' && key !== 'tokens') report([key], `unknown key "${key}"; expected roles or tokens`);
+  const data = (source.data ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(data)) if (key !== 'roles' && key !== 'tokens') report([key], `unknown key "${key}"; expected roles or tokens`, true);
   const roles = parseRoles(data.roles, registry, report);
   const tokens = parseTokens(data.tokens, roles, report);
-  if (problems.length) throw new SchemaError(problems);
+  if (problems.length) throw new SchemaError([...problems].sort((a, b) => a.line - b.line || a.column - b.column));
   return { roles, tokens };
 }
 
-type Report = (path: (string | number)[], message: string) => void;
+type Report = (path: (string | number)[], message: string, atKey?: boolean) => void;
 
 function typeResolver(registry: Registry): (name: string) => string | null {
   const names = new Map<string, string>();
@@ -97,7 +93,7 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
     }
     for (const [type, actions] of Object.entries(types)) {
       const uid = resolve(type);
-      if (!uid) report(['roles', role, type], `unknown content type "${type}"`);
+      if (!uid) report(['roles', role, type], `unknown content type "${type}"`, true);
       if (!Array.isArray(actions)) {
         report(['roles', role, type], 'expected a list of actions: find, findOne, preview');
         continue;
