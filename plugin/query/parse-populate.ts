@@ -30,6 +30,13 @@ import type {
   Selection,
 } from './tree.js';
 
+/**
+ * How deep populate may nest. Beyond it a request is a 400: each level is a nested subquery, the
+ * engines cap expression depth, and the response grows with every level (Strapi's deep-populate
+ * plugins default to 5).
+ */
+export const MAX_POPULATE_DEPTH = 10;
+
 const OPTION_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'count', 'limit', 'start', 'publicationState', 'on']);
 const PAGINATION_KEYS = new Set(['pagination', 'page', 'pageSize']);
 
@@ -77,6 +84,7 @@ function requestsFromStrings(model: Model, items: [string, string][], starAllowe
     }
     for (const segment of segments) {
       if (!segment) throw new ValidationError(itemPath, 'Invalid populate: empty attribute name');
+      if (segment.split('.').length > MAX_POPULATE_DEPTH) throw tooDeep(itemPath);
       const dot = segment.indexOf('.');
       const name = dot === -1 ? segment : segment.slice(0, dot);
       const tail = dot === -1 ? null : segment.slice(dot + 1);
@@ -234,4 +242,18 @@ function parseNodePublicationState(raw: unknown, path: string): PublicationState
   if (raw === undefined) return null;
   if (raw === 'live' || raw === 'preview') return raw;
   throw new ValidationError(path, 'Invalid publicationState; expected live or preview');
+}
+
+export function tooDeep(path: string): ValidationError {
+  return new ValidationError(path, `Invalid populate: it nests more than ${MAX_POPULATE_DEPTH} levels`);
+}
+
+/** The number of nested populate levels of a selection (0 when nothing is populated). */
+export function populateDepth(selection: Selection): number {
+  let deepest = 0;
+  for (const node of selection.populate) {
+    const below = node.kind === 'dynamiczone' ? Math.max(0, ...node.parts.map((part) => populateDepth(part.selection))) : populateDepth(node.selection);
+    deepest = Math.max(deepest, 1 + below);
+  }
+  return deepest;
 }

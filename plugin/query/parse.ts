@@ -8,7 +8,7 @@ import type { Model, Registry } from '../schema/registry.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters } from './parse-filters.js';
 import { parsePagination, rejectTopLevelPagination } from './parse-pagination.js';
-import { parsePopulate } from './parse-populate.js';
+import { MAX_POPULATE_DEPTH, parsePopulate, populateDepth, tooDeep } from './parse-populate.js';
 import { parseSort } from './parse-sort.js';
 import type { LocaleFilter, Pagination, PublicationState, RootQuery } from './tree.js';
 
@@ -36,6 +36,7 @@ export function parseQuery(registry: Registry, request: ParseRequest, limits: Qu
   const sort = list ? parseSort(model, query.sort, 'sort', registry) : [];
   const fields = parseFields(model, query.fields, 'fields');
   const populate = parsePopulate(registry, model, query.populate, 'populate');
+  if (populateDepth({ fields, populate }) > MAX_POPULATE_DEPTH) throw tooDeep('populate');
   const pagination: Pagination = list
     ? parsePagination(query.pagination, limits, 'pagination')
     : { mode: 'page', page: 1, pageSize: 1, withCount: false };

@@ -54,7 +54,16 @@ const MALFORMED: [string, string][] = [
   ['populate[author][filters][password][$null]=false', 'populate.author.filters.password'],
   ['populate[0][category]=true', 'populate[0]'],
   ['populate=*&populate[category]=true', 'populate[1]'],
+  // Deeper than 10 levels: each level is a nested subquery and multiplies the response.
+  [`populate=${deepPath(11)}`, 'populate'],
+  [`populate[0]=${deepPath(400)}`, 'populate[0]'],
+  [`populate[category][populate][articles][populate]=${deepPath(9)}`, 'populate'],
 ];
+
+/** `category.articles.category…`, `levels` attributes long. */
+function deepPath(levels: number): string {
+  return Array.from({ length: levels }, (_, index) => (index % 2 ? 'articles' : 'category')).join('.');
+}
 
 for (const kind of testDatabaseKinds()) {
   describe(`malformed populate answers 400 with the path (${kind.name})`, function () {
