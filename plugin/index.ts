@@ -20,6 +20,7 @@ import type { Registry } from './schema/registry.js';
 import { createExecutor } from './sql/execute.js';
 import { openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
+import { storedDefaultLocale } from './storage/strapi-settings.js';
 
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
 export { SchemaError, type SchemaProblem } from './schema/problems.js';
@@ -41,7 +42,7 @@ export interface ContentApiOptions {
   maxLimit?: number;
   /** Whether lists count their total by default (default true). */
   withCount?: boolean;
-  /** The i18n default locale (default `en`). */
+  /** The i18n default locale (default: the one a Strapi database was configured with, else `en`). */
   defaultLocale?: string;
   /** Roles, permissions and tokens (default `<root>/permissions.yaml`). */
   permissionsFile?: string;
@@ -72,11 +73,14 @@ export interface ContentApi {
 /** Loads the schema and permissions, syncs the database when asked, and builds the routes. */
 export async function contentApi(options: ContentApiOptions): Promise<ContentApi> {
   const root = options.root ?? '.';
-  const registry = await loadSchema(root, { defaultLocale: options.defaultLocale });
-  const permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
   const ownsDatabase = typeof options.database === 'string';
   const knex = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
+  let registry: Registry;
+  let permissions: Permissions;
   try {
+    const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
+    registry = await loadSchema(root, { defaultLocale });
+    permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
     if (options.sync !== false) await syncSchema(knex, registry);
   } catch (error) {
     if (ownsDatabase) await knex.destroy();

@@ -19,7 +19,7 @@ const OPTIONS = {
   port: { type: 'string', default: '1337' },
   'no-sync': { type: 'boolean', default: false },
   'no-server-timing': { type: 'boolean', default: false },
-  'default-locale': { type: 'string', default: 'en' },
+  'default-locale': { type: 'string' },
   seed: { type: 'boolean', default: false },
 } as const;
 
