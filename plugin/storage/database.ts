@@ -75,9 +75,10 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
       // The one-statement queries cross jit_above_cost; JIT compilation then costs more than it saves.
       // Planning one of them takes longer than running it (5 ms for a page of populate=*), and its
       // plan is the same nest of id lookups whatever the parameters: prepared statements keep one
-      // generic plan instead of planning every execution.
+      // generic plan instead of planning every execution. Datetimes are read and written as UTC,
+      // also from a timestamptz column.
       afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-        connection.query('SET jit = off; SET plan_cache_mode = force_generic_plan', (error) => done(error, connection));
+        connection.query("SET jit = off; SET plan_cache_mode = force_generic_plan; SET TIME ZONE 'UTC'", (error) => done(error, connection));
       },
     },
   });
