@@ -69,51 +69,47 @@ function relationMapping(owner: SchemaModel, attribute: RelationAttribute, regis
   };
 }
 
-function mediaMapping(owner: SchemaModel, attribute: MediaAttribute, classes: ModelClasses): Mapping {
-  const morphs = classes.table(MORPH_TABLE);
-  const files = classes.model(FILE_UID);
-  const filter = { related_type: owner.uid, field: attribute.name };
+/**
+ * Media and components share one shape: the owner reaches its targets through a shared table
+ * (`files_related_morphs`, `<table>_components`) whose rows are told apart by a filter
+ * (owner uid and field, or field and component uid), ordered by the table's `order`.
+ */
+function filteredThroughMapping(
+  owner: SchemaModel,
+  many: boolean,
+  target: typeof TableModel,
+  through: { table: string; model: typeof TableModel; ownerColumn: string; targetColumn: string },
+  filter: Record<string, string>,
+): Mapping {
   return {
-    relation: attribute.multiple ? Model.ManyToManyRelation : Model.HasOneThroughRelation,
-    modelClass: files,
+    relation: many ? Model.ManyToManyRelation : Model.HasOneThroughRelation,
+    modelClass: target,
     join: {
       from: `${owner.tableName}.id`,
       through: {
-        modelClass: morphs,
-        from: `${MORPH_TABLE}.related_id`,
-        to: `${MORPH_TABLE}.file_id`,
+        modelClass: through.model,
+        from: `${through.table}.${through.ownerColumn}`,
+        to: `${through.table}.${through.targetColumn}`,
         extra: ['order'],
         modify: (builder: QueryBuilder<Model>) => builder.where(filter),
         beforeInsert: (row: Model) => void Object.assign(row, filter),
       },
-      to: `${files.tableName}.id`,
+      to: `${target.tableName}.id`,
     },
-    modify: orderThrough(morphs, 'order'),
+    modify: orderThrough(through.model, 'order'),
   };
 }
 
+function mediaMapping(owner: SchemaModel, attribute: MediaAttribute, classes: ModelClasses): Mapping {
+  const through = { table: MORPH_TABLE, model: classes.table(MORPH_TABLE), ownerColumn: 'related_id', targetColumn: 'file_id' };
+  return filteredThroughMapping(owner, attribute.multiple, classes.model(FILE_UID), through, { related_type: owner.uid, field: attribute.name });
+}
+
 function componentMapping(owner: SchemaModel, attribute: ComponentAttribute, classes: ModelClasses): Mapping {
-  const joinTable = owner.componentJoinTable as string;
-  const joinModel = classes.table(joinTable);
-  const component = classes.model(attribute.component);
+  const table = owner.componentJoinTable as string;
+  const through = { table, model: classes.table(table), ownerColumn: 'entity_id', targetColumn: 'component_id' };
   const filter = { field: attribute.name, component_type: attribute.component };
-  return {
-    relation: attribute.repeatable ? Model.ManyToManyRelation : Model.HasOneThroughRelation,
-    modelClass: component,
-    join: {
-      from: `${owner.tableName}.id`,
-      through: {
-        modelClass: joinModel,
-        from: `${joinTable}.entity_id`,
-        to: `${joinTable}.component_id`,
-        extra: ['order'],
-        modify: (builder: QueryBuilder<Model>) => builder.where(filter),
-        beforeInsert: (row: Model) => void Object.assign(row, filter),
-      },
-      to: `${component.tableName}.id`,
-    },
-    modify: orderThrough(joinModel, 'order'),
-  };
+  return filteredThroughMapping(owner, attribute.repeatable, classes.model(attribute.component), through, filter);
 }
 
 /** A dynamic zone: the owner's join rows of that field, in zone order; each row reaches its component. */
