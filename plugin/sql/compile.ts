@@ -33,7 +33,7 @@ export function compileRequest(dialect: Dialect, root: RootQuery): CompiledReque
 }
 
 /** The page's window as (limit, offset). */
-export function pageWindow(root: RootQuery): { limit: number; offset: number } {
+function pageWindow(root: RootQuery): { limit: number; offset: number } {
   const { pagination } = root;
   if (pagination.mode === 'page') return { limit: pagination.pageSize, offset: (pagination.page - 1) * pagination.pageSize };
   return { limit: pagination.limit, offset: pagination.start };

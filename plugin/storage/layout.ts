@@ -248,13 +248,6 @@ export function describeLayout(registry: Registry): Layout {
   return { tables };
 }
 
-/** A table of the layout by name, failing loudly. */
-export function tableOf(layout: Layout, name: string): TableLayout {
-  const table = layout.tables.find((candidate) => candidate.name === name);
-  if (!table) throw new Error(`table ${name} is not part of the schema's layout`);
-  return table;
-}
-
 /** The indexes of a layout that this API adds to Strapi's, by table (`articles_locale_published_at_index`). */
 export function queryIndexNames(layout: Layout): string[] {
   return layout.tables.flatMap((table) => table.indexes.filter((entry) => entry.origin === 'query').map((entry) => entry.name));

@@ -90,3 +90,27 @@ describe('unexpected failures', function () {
     expect(String(logged[0])).to.match(/no such table/);
   });
 });
+
+describe('options a host sets', function () {
+  it('serves under its own prefix, reuses compiled plans per id, and leaves a knex it was given open', async function () {
+    this.timeout(60_000);
+    const { openDatabase } = await import('../../plugin/storage/database.js');
+    const knex = openDatabase(await fixtureDatabase('sqlite'));
+    const api = await contentApi({ root: repoRoot, database: knex, sync: false, prefix: '/content' });
+    try {
+      const app = new Koa();
+      app.use(api.routes());
+      const request = supertest(app.callback());
+      expect((await request.get('/api/articles')).status).to.equal(404);
+      const first = await request.get('/content/articles/1?fields[0]=title');
+      const second = await request.get('/content/articles/2?fields[0]=title');
+      expect(first.body.data.id).to.equal(1);
+      expect(second.body.data.id, 'the cached plan takes the id of each request').to.equal(2);
+      expect(second.body.data.attributes.title).to.not.equal(first.body.data.attributes.title);
+    } finally {
+      await api.close();
+    }
+    expect((await knex.raw('SELECT 1 AS one'))[0].one, 'the host closes its own knex').to.equal(1);
+    await knex.destroy();
+  });
+});
