@@ -1,6 +1,7 @@
 /**
  * The API's errors, as data: a status, Strapi's error name, a message and details. A 4xx message
- * is written for the caller and reaches the response; a 5xx never does (see http/errors.ts).
+ * is written for the caller and reaches the response; a 5xx never does (see http/errors.ts), except
+ * the fixed message of a 503.
  */
 
 export type ErrorName =
@@ -8,7 +9,8 @@ export type ErrorName =
   | 'UnauthorizedError'
   | 'ForbiddenError'
   | 'NotFoundError'
-  | 'InternalServerError';
+  | 'InternalServerError'
+  | 'ServiceUnavailableError';
 
 const STATUS: Record<ErrorName, number> = {
   ValidationError: 400,
@@ -16,6 +18,7 @@ const STATUS: Record<ErrorName, number> = {
   ForbiddenError: 403,
   NotFoundError: 404,
   InternalServerError: 500,
+  ServiceUnavailableError: 503,
 };
 
 export class ApiError extends Error {
@@ -28,7 +31,7 @@ export class ApiError extends Error {
     super(message);
     this.name = name;
     this.status = STATUS[name];
-    this.expose = this.status < 500;
+    this.expose = this.status < 500 || this.status === 503;
     this.details = details;
   }
 }
@@ -58,5 +61,18 @@ export class ForbiddenError extends ApiError {
 export class NotFoundError extends ApiError {
   constructor(message = 'Not Found') {
     super('NotFoundError', message);
+  }
+}
+
+/**
+ * The request could not be served in time (deadline, admission queue, database unreachable). Its
+ * message is fixed and safe to show; `retryAfter` (seconds) becomes the `Retry-After` header.
+ */
+export class ServiceUnavailableError extends ApiError {
+  readonly retryAfter: number | null;
+
+  constructor(message = 'Service Unavailable', retryAfter: number | null = null) {
+    super('ServiceUnavailableError', message);
+    this.retryAfter = retryAfter;
   }
 }

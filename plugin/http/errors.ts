@@ -1,10 +1,10 @@
 /**
- * Turns errors into Strapi's error envelope. A 4xx carries its message and details; anything
+ * Turns errors into Strapi's error envelope. A 4xx or 503 carries its message and details; anything
  * else is a 500 with a fixed message, and the error itself goes to the app's 'error' event for
  * logging — never to the caller.
  */
 import type { Context, Next } from 'koa';
-import { ApiError, NotFoundError } from '../errors.js';
+import { ApiError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { errorBody } from '../format/envelope.js';
 
 export async function renderErrors(ctx: Context, next: Next): Promise<void> {
@@ -12,6 +12,7 @@ export async function renderErrors(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (error) {
     if (error instanceof ApiError && error.expose) {
+      if (error instanceof ServiceUnavailableError && error.retryAfter !== null) ctx.set('Retry-After', String(error.retryAfter));
       sendError(ctx, error.status, error.name, error.message, error.details);
     } else {
       sendError(ctx, 500, 'InternalServerError', 'Internal Server Error', {});
