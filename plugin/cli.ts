@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args
   seed: { summary: 'fill an empty database with the demo data (--root DIR --database URL)', load: () => import('./cli/seed.js') },
   copy: { summary: 'copy the schema\'s tables between databases (--from URL --to URL [--root DIR])', load: () => import('./cli/copy.js') },
   check: { summary: 'validate the schema files (--root DIR); exit 1 with every problem', load: () => import('./cli/check.js') },
+  openapi: { summary: 'print the OpenAPI 3.1 document of a role ([--root DIR] [--role R] [--out FILE])', load: () => import('./cli/openapi.js') },
   types: { summary: 'write TypeScript types of the API\'s responses ([--root DIR] [--out FILE])', load: () => import('./cli/types.js') },
   'import-strapi': { summary: 'convert a Strapi v4 app\'s schema.json files to YAML (<app-dir> [--out DIR])', load: () => import('./cli/import-strapi.js') },
 };

@@ -26,6 +26,8 @@ export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundE
 export { SchemaError, type SchemaProblem } from './schema/problems.js';
 export type { Registry, Model, Attribute } from './schema/registry.js';
 export type { RoleResolver } from './access/role.js';
+export { generateOpenApi, type OpenApiOptions } from './openapi/document.js';
+export { generateTypes } from './codegen/types.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
@@ -54,6 +56,8 @@ export interface ContentApiOptions {
   notFound?: boolean;
   /** How many compiled query shapes to remember (default 1000; 0 disables the cache). */
   planCacheSize?: number;
+  /** Serve the OpenAPI 3.1 document of the caller's role at `<prefix>/openapi.json` (default false). */
+  openapi?: boolean;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;
 }
@@ -100,6 +104,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     resolveRole: options.resolveRole,
     tokens: new TokenVerifier(permissions.tokens),
     now: options.now ?? Date.now,
+    openapi: options.openapi === true,
+    maxLimit: engine.limits.maxLimit,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);

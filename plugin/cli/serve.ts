@@ -1,9 +1,9 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
- * [--no-server-timing] [--default-locale CODE] [--seed]`: a Koa server with the API at /api.
- * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a database
- * without entries with the demo data first (the quick start's `npm start`), and never touches
- * one that has entries.
+ * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi]`: a Koa server with the API at
+ * /api. `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
+ * database without entries with the demo data first (the quick start's `npm start`), and never
+ * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role.
  */
 import Koa from 'koa';
 import { contentApi } from '../index.js';
@@ -11,7 +11,7 @@ import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE } from './common.js';
 
 const USAGE =
-  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed]\n';
+  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi]\n';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -21,6 +21,7 @@ const OPTIONS = {
   'no-server-timing': { type: 'boolean', default: false },
   'default-locale': { type: 'string' },
   seed: { type: 'boolean', default: false },
+  openapi: { type: 'boolean', default: false },
 } as const;
 
 export async function run(args: string[]): Promise<number> {
@@ -33,6 +34,7 @@ export async function run(args: string[]): Promise<number> {
     serverTiming: !values['no-server-timing'],
     defaultLocale: values['default-locale'],
     notFound: true,
+    openapi: values.openapi,
   });
   if (values.seed) {
     try {

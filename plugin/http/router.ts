@@ -11,6 +11,7 @@ import { resolveRole, type RoleResolver } from '../access/role.js';
 import type { TokenVerifier } from '../access/tokens.js';
 import type { Model } from '../schema/registry.js';
 import { renderErrors } from './errors.js';
+import { openApiHandler } from './openapi-route.js';
 
 export interface RouterOptions {
   readonly prefix: string;
@@ -18,11 +19,16 @@ export interface RouterOptions {
   readonly resolveRole?: RoleResolver;
   readonly tokens: TokenVerifier;
   readonly now: () => number;
+  /** Serve `<prefix>/openapi.json` for the caller's role. */
+  readonly openapi: boolean;
+  /** Largest page size, as the OpenAPI document states it. */
+  readonly maxLimit: number;
 }
 
 export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
   router.use(renderErrors);
+  if (options.openapi) router.get('/openapi.json', openApiHandler(engine.registry, () => engine.permissions, options));
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));

@@ -1,0 +1,35 @@
+/**
+ * `content-api openapi [--root DIR] [--role R] [--prefix /api] [--out FILE]`: the OpenAPI 3.1
+ * document of the API as role R sees it (default: public), written to FILE or printed.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { grantsFor, loadPermissions } from '../access/permissions.js';
+import { PUBLIC_ROLE } from '../access/role.js';
+import { generateOpenApi } from '../openapi/document.js';
+import { loadSchema } from '../schema/load.js';
+import { parseCommand } from './common.js';
+
+const USAGE = 'usage: content-api openapi [--root DIR] [--role R] [--prefix /api] [--out FILE]\n';
+
+const OPTIONS = {
+  root: { type: 'string', default: '.' },
+  role: { type: 'string', default: PUBLIC_ROLE },
+  prefix: { type: 'string', default: '/api' },
+  out: { type: 'string' },
+} as const;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseCommand(args, OPTIONS, USAGE);
+  const registry = await loadSchema(values.root);
+  const permissions = await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry);
+  const document = `${JSON.stringify(generateOpenApi(registry, grantsFor(permissions, values.role), { prefix: values.prefix }), null, 2)}\n`;
+  if (!values.out) {
+    process.stdout.write(document);
+    return 0;
+  }
+  mkdirSync(dirname(values.out), { recursive: true });
+  writeFileSync(values.out, document);
+  process.stdout.write(`wrote ${values.out}\n`);
+  return 0;
+}

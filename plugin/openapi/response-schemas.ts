@@ -1,0 +1,138 @@
+/**
+ * Response schemas of the OpenAPI document: per content type its attributes and entry, per
+ * component its object (and its dynamic-zone item, with `__component`), and the envelopes. Only
+ * what the role can be answered appears: hidden attributes never, relations and media only when
+ * the role may `find` their target. Scalars are optional (a request may narrow them with
+ * `fields`), populated attributes too; unknown properties are not allowed.
+ */
+import { scalarNeverNull } from '../codegen/types.js';
+import type { Attribute, Model, ScalarAttribute } from '../schema/registry.js';
+import { targetOf } from '../query/resolve-attribute.js';
+import { reachable, ref, schemaName, type JsonSchema, type SchemaScope } from './names.js';
+
+export const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['data', 'error'],
+  properties: {
+    data: { type: 'null' },
+    error: {
+      type: 'object',
+      required: ['status', 'name', 'message', 'details'],
+      properties: { status: { type: 'integer' }, name: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+    },
+  },
+};
+
+const PAGINATION: JsonSchema = {
+  oneOf: [
+    { type: 'object', required: ['page', 'pageSize'], additionalProperties: false, properties: { page: { type: 'integer' }, pageSize: { type: 'integer' }, pageCount: { type: 'integer' }, total: { type: 'integer' } } },
+    { type: 'object', required: ['start', 'limit'], additionalProperties: false, properties: { start: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } } },
+  ],
+};
+
+/** `populate[x][count]=true` on a to-many relation answers the number of related entries. */
+const RELATION_COUNT: JsonSchema = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: { type: 'object', required: ['attributes'], properties: { attributes: { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } } } } },
+};
+
+/** On a component or a zone, `count` answers `{ count }`. */
+const COMPONENT_COUNT: JsonSchema = { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer' } } };
+
+/** The schemas of one model: `<Name>` and `<Name>Entry` (content types) or `<Name>` and `<Name>ZoneItem` (components). */
+export function modelResponseSchemas(scope: SchemaScope, model: Model): Record<string, JsonSchema> {
+  const name = schemaName(scope, model);
+  if (model.modelType === 'component') {
+    return { [name]: objectSchema(scope, model, { id: { type: 'integer' } }), [`${name}ZoneItem`]: objectSchema(scope, model, { id: { type: 'integer' }, __component: { const: model.uid } }) };
+  }
+  return {
+    [name]: objectSchema(scope, model, {}),
+    [`${name}Entry`]: { type: 'object', required: ['id', 'attributes'], additionalProperties: false, properties: { id: { type: 'integer' }, attributes: ref(name) } },
+  };
+}
+
+/** `<Name>ListResponse` and `<Name>Response`: the envelopes of a content type's routes. */
+export function envelopeSchemas(scope: SchemaScope, model: Model): Record<string, JsonSchema> {
+  const entry = ref(`${schemaName(scope, model)}Entry`);
+  return {
+    [`${schemaName(scope, model)}ListResponse`]: {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: { data: { type: 'array', items: entry }, meta: { type: 'object', required: ['pagination'], properties: { pagination: PAGINATION } } },
+    },
+    [`${schemaName(scope, model)}Response`]: { type: 'object', required: ['data', 'meta'], properties: { data: entry, meta: { type: 'object' } } },
+  };
+}
+
+function objectSchema(scope: SchemaScope, model: Model, fixed: Record<string, JsonSchema>): JsonSchema {
+  const properties: Record<string, JsonSchema> = { ...fixed };
+  for (const attribute of model.attributes.values()) {
+    const schema = reachable(scope, attribute) || attribute.kind === 'scalar' ? attributeSchema(scope, model, attribute) : null;
+    if (schema) properties[attribute.name] = schema;
+  }
+  return { type: 'object', required: Object.keys(fixed), additionalProperties: false, properties };
+}
+
+function attributeSchema(scope: SchemaScope, model: Model, attribute: Attribute): JsonSchema | null {
+  switch (attribute.kind) {
+    case 'scalar':
+      return attribute.hidden ? null : scalarSchema(model, attribute);
+    case 'relation':
+    case 'media': {
+      const entry = ref(`${schemaName(scope, targetOf(attribute, scope.registry))}Entry`);
+      const toMany = attribute.kind === 'relation' ? attribute.toMany : attribute.multiple;
+      if (!toMany) return { type: 'object', required: ['data'], additionalProperties: false, properties: { data: { oneOf: [entry, { type: 'null' }] } } };
+      // Multiple media with no file is `{ data: null }`, as Strapi answers; an empty relation is `[]`.
+      const list: JsonSchema = attribute.kind === 'media' ? { type: ['array', 'null'], items: entry } : { type: 'array', items: entry };
+      return { anyOf: [{ type: 'object', required: ['data'], additionalProperties: false, properties: { data: list } }, RELATION_COUNT] };
+    }
+    case 'component': {
+      const component = ref(schemaName(scope, targetOf(attribute, scope.registry)));
+      return attribute.repeatable ? { anyOf: [{ type: 'array', items: component }, COMPONENT_COUNT] } : { anyOf: [component, { type: 'null' }, COMPONENT_COUNT] };
+    }
+    case 'dynamiczone': {
+      const items = attribute.components.map((uid) => ref(`${schemaName(scope, scope.registry.models.get(uid)!)}ZoneItem`));
+      return { anyOf: [{ type: 'array', items: { oneOf: items } }, COMPONENT_COUNT] };
+    }
+    default:
+      return null;
+  }
+}
+
+function scalarSchema(model: Model, attribute: ScalarAttribute): JsonSchema {
+  const schema = scalarValueSchema(attribute);
+  if (scalarNeverNull(model, attribute) || attribute.type === 'json') return schema;
+  if (schema.enum) return { ...schema, enum: [...(schema.enum as unknown[]), null] };
+  return { ...schema, type: [schema.type, 'null'] };
+}
+
+/** The value as the API writes it: bigintegers as exact strings (D8), dates and times as ISO text. */
+function scalarValueSchema(attribute: ScalarAttribute): JsonSchema {
+  switch (attribute.type) {
+    case 'integer':
+      return { type: 'integer' };
+    case 'float':
+    case 'decimal':
+      return { type: 'number' };
+    case 'biginteger':
+      return { type: 'string', pattern: '^-?[0-9]+$' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'json':
+      return {};
+    case 'enumeration':
+      return attribute.enum?.length ? { enum: [...attribute.enum] } : { type: 'string' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'time':
+      return { type: 'string', pattern: '^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{3})?$' };
+    case 'datetime':
+    case 'timestamp':
+      return { type: 'string', format: 'date-time' };
+    case 'email':
+      return { type: 'string', format: 'email' };
+    default:
+      return { type: 'string' };
+  }
+}
