@@ -1,5 +1,6 @@
 /**
- * Runs every compiled suite (dist/test/**\/*.test.js) with mocha and ends with one summary line:
+ * Runs every compiled suite (dist/test/**\/*.test.js and dist/examples/**\/*.test.js) with mocha and ends
+ * with one summary line:
  * `N passed, N failed` (then `, N pending` when some were pending). Exit code 1 when anything failed.
  *
  *   npm test                          all suites, SQLite (+ PostgreSQL when TEST_DATABASE_URL is set)
@@ -88,7 +89,8 @@ function printBanner(files: readonly string[], root: string, options: RunOptions
 async function main(): Promise<number> {
   const options = parseArguments(process.argv.slice(2));
   const testRoot = dirname(fileURLToPath(import.meta.url));
-  const files = findTestFiles(testRoot)
+  // The example apps' own suites run too: they are what a user of the testing kit writes.
+  const files = [...findTestFiles(testRoot), ...findTestFiles(join(testRoot, '..', 'examples'))]
     .filter((file) => options.fileFilters.length === 0 || options.fileFilters.some((filter) => file.split(sep).join('/').includes(filter)))
     .sort();
   printBanner(files, testRoot, options);

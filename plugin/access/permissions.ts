@@ -65,7 +65,8 @@ export function parsePermissions(text: string, file: string, registry: Registry)
 
 type Report = (path: (string | number)[], message: string, atKey?: boolean) => void;
 
-function typeResolver(registry: Registry): (name: string) => string | null {
+/** Resolves a content type named by uid, singularName or pluralName (the media file type included). */
+export function typeResolver(registry: Registry): (name: string) => string | null {
   const names = new Map<string, string>();
   for (const model of [...registry.contentTypes, registry.file]) {
     names.set(model.uid, model.uid);

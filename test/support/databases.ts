@@ -1,13 +1,12 @@
 /**
  * The databases a suite runs on: SQLite always, PostgreSQL too when TEST_DATABASE_URL (or
- * DATABASE_URL) names a server. Each test database is created empty and dropped afterwards.
+ * DATABASE_URL) names a server. Each test database is created empty and dropped afterwards
+ * (the testing kit's throwaway databases).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Knex } from 'knex';
-import { openDatabase, type DatabaseClient } from '../../plugin/storage/database.js';
+import type { DatabaseClient } from '../../plugin/storage/database.js';
+import { postgresServerUrl } from '../../plugin/testing/database.js';
+
+export { createTestDatabase, postgresServerUrl, withDatabaseName, type TestDatabase } from '../../plugin/testing/database.js';
 
 export interface TestDatabaseKind {
   readonly client: DatabaseClient;
@@ -15,65 +14,9 @@ export interface TestDatabaseKind {
   readonly name: string;
 }
 
-export function postgresServerUrl(): string | null {
-  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || null;
-}
-
 /** The kinds of database every database suite is run on. */
 export function testDatabaseKinds(): TestDatabaseKind[] {
   const kinds: TestDatabaseKind[] = [{ client: 'sqlite', name: 'sqlite' }];
   if (postgresServerUrl()) kinds.push({ client: 'postgres', name: 'postgres' });
   return kinds;
-}
-
-export interface TestDatabase {
-  readonly client: DatabaseClient;
-  readonly url: string;
-  readonly knex: Knex;
-  /** Closes the connections and removes the database. */
-  drop(): Promise<void>;
-}
-
-/** A new empty database of the given kind. */
-export async function createTestDatabase(client: DatabaseClient): Promise<TestDatabase> {
-  if (client === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'content-api-test-'));
-    return openTestDatabase(client, `sqlite:${join(dir, 'test.db')}`, async () => rmSync(dir, { recursive: true, force: true }));
-  }
-  const server = postgresServerUrl();
-  if (!server) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `content_api_test_${randomBytes(6).toString('hex')}`;
-  await runOnServer(server, `CREATE DATABASE "${name}"`);
-  return openTestDatabase(client, withDatabaseName(server, name), () => runOnServer(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-}
-
-/** The database at `url`; drop() closes its connections first, then runs `remove`. */
-function openTestDatabase(client: DatabaseClient, url: string, remove: () => Promise<void>): TestDatabase {
-  const knex = openDatabase(url);
-  return {
-    client,
-    url,
-    knex,
-    async drop() {
-      await knex.destroy();
-      await remove();
-    },
-  };
-}
-
-/** Runs one statement on the database `server` names, over a connection of its own: a database cannot create or drop itself. */
-async function runOnServer(server: string, sql: string): Promise<void> {
-  const admin = openDatabase(server, { poolSize: 1 });
-  try {
-    await admin.raw(sql);
-  } finally {
-    await admin.destroy();
-  }
-}
-
-/** The same server URL pointing at another database. */
-export function withDatabaseName(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
 }

@@ -1,0 +1,131 @@
+/**
+ * A test data file: entries per content type, each keyed by a name, relations and media written
+ * as the names of other entries. Checked against the schema before anything is written; every
+ * problem is reported at once with file, line and column.
+ *
+ *   file:
+ *     cover: { name: cover.jpg, url: /uploads/cover.jpg, mime: image/jpeg, ext: .jpg, hash: cover, size: 12.5 }
+ *   category:
+ *     food: { name: Food, slug: food }
+ *   article:
+ *     hello:
+ *       title: Hello
+ *       category: food                       # a relation: entry names of its target type
+ *       headerImage: cover                   # media: names of file entries
+ *       seo: { metaTitle: Hi }               # a component; repeatables and zones are lists
+ *       blocks: [{ __component: shared.quote, body: Hi, category: food }]
+ *       publishedAt: null                    # a draft; entries are published by default
+ *     bonjour: { title: Bonjour, locale: fr, localizations: [hello] }   # linked both ways
+ */
+import { typeResolver } from '../access/permissions.js';
+import type { Model, Registry } from '../schema/registry.js';
+import { modelOf } from '../schema/registry.js';
+import { SchemaError, type SchemaProblem } from '../schema/problems.js';
+import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
+
+/** Attribute values of one entry or component, as written in the file. */
+export type Values = Readonly<Record<string, unknown>>;
+
+export interface DataEntry {
+  readonly model: Model;
+  readonly name: string;
+  readonly values: Values;
+}
+
+export interface TestData {
+  /** Every entry, in file order (files first, so media can point at them). */
+  readonly entries: readonly DataEntry[];
+}
+
+type Path = (string | number)[];
+type Report = (path: Path, message: string, atKey?: boolean) => void;
+
+export function parseTestData(text: string, file: string, registry: Registry): TestData {
+  const source = parseYamlSource(file, text);
+  if (source.problems.length) throw new SchemaError(source.problems);
+  const problems: SchemaProblem[] = [];
+  // A problem about a name points at the key; a problem about a value, at the value.
+  const report: Report = (path, message, atKey = false) => {
+    problems.push({ ...source.locate(path, atKey), path: path.join('.'), message });
+  };
+  const entries = readEntries(source, registry, report);
+  const names = new Map<string, Set<string>>();
+  for (const entry of entries) {
+    const known = names.get(entry.model.uid) ?? new Set<string>();
+    if (known.has(entry.name)) report([typeKey(source, entry.model), entry.name], `two ${entry.model.uid} entries are named "${entry.name}"`, true);
+    known.add(entry.name);
+    names.set(entry.model.uid, known);
+  }
+  for (const entry of entries) checkValues(entry.model, entry.values, [typeKey(source, entry.model), entry.name], registry, names, report);
+  if (problems.length) throw new SchemaError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
+  return { entries: [...entries.filter((entry) => entry.model.uid === registry.file.uid), ...entries.filter((entry) => entry.model.uid !== registry.file.uid)] };
+}
+
+/** The key the file used for a type (any of its names), for positions. */
+function typeKey(source: YamlSource, model: Model): string {
+  const data = source.data as Record<string, unknown>;
+  return [model.uid, model.singularName, model.pluralName ?? ''].find((key) => key in data) ?? model.singularName;
+}
+
+function readEntries(source: YamlSource, registry: Registry, report: Report): DataEntry[] {
+  const entries: DataEntry[] = [];
+  if (source.data === null || source.data === undefined) return entries;
+  if (!isObject(source.data)) {
+    report([], 'expected a map of content types to their entries');
+    return entries;
+  }
+  const resolve = typeResolver(registry);
+  for (const [type, byName] of Object.entries(source.data)) {
+    const uid = resolve(type);
+    if (!uid) {
+      report([type], `unknown content type "${type}"`, true);
+      continue;
+    }
+    if (!isObject(byName)) {
+      report([type], 'expected a map of entry names to attribute values');
+      continue;
+    }
+    for (const [name, values] of Object.entries(byName)) {
+      if (!isObject(values)) report([type, name], 'expected a map of attribute values');
+      else entries.push({ model: modelOf(registry, uid), name, values });
+    }
+  }
+  return entries;
+}
+
+function checkValues(model: Model, values: Values, path: Path, registry: Registry, names: ReadonlyMap<string, ReadonlySet<string>>, report: Report): void {
+  for (const [key, value] of Object.entries(values)) {
+    const at = [...path, key];
+    const attribute = model.attributes.get(key);
+    if (key === '__component' && model.modelType === 'component') continue;
+    if (!attribute || attribute.kind === 'internal' || attribute.kind === 'morph') {
+      report(at, `${model.uid} has no attribute "${key}" that test data can set`, true);
+      continue;
+    }
+    if (value === null) continue;
+    if (attribute.kind === 'relation' || attribute.kind === 'media') {
+      const target = attribute.kind === 'relation' ? attribute.target : registry.file.uid;
+      const list = typeof value === 'string' ? [value] : value;
+      const toMany = attribute.kind === 'relation' ? attribute.toMany : attribute.multiple;
+      if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) report(at, `expected the name of a ${target} entry${toMany ? ', or a list of names' : ''}`);
+      else if (!toMany && list.length > 1) report(at, `${key} holds one ${target} entry`);
+      else for (const [index, item] of list.entries()) if (!names.get(target)?.has(item)) report(Array.isArray(value) ? [...at, index] : at, `no ${target} entry is named "${item}"`);
+    } else if (attribute.kind === 'component') {
+      const component = modelOf(registry, attribute.component);
+      const items = attribute.repeatable ? value : [value];
+      if (!Array.isArray(items) || items.some((item) => !isObject(item))) report(at, attribute.repeatable ? 'expected a list of component values' : 'expected a map of component values');
+      else items.forEach((item, index) => checkValues(component, item as Values, attribute.repeatable ? [...at, index] : at, registry, names, report));
+    } else if (attribute.kind === 'dynamiczone') {
+      if (!Array.isArray(value)) report(at, 'expected a list of zone items, each with __component');
+      else value.forEach((item, index) => {
+        const uid = isObject(item) ? item.__component : undefined;
+        if (typeof uid !== 'string' || !attribute.components.includes(uid)) report([...at, index], `expected __component, one of ${attribute.components.join(', ')}`);
+        else checkValues(modelOf(registry, uid), item as Values, [...at, index], registry, names, report);
+      });
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
