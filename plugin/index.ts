@@ -58,6 +58,11 @@ export interface ContentApiOptions {
   planCacheSize?: number;
   /** Serve the OpenAPI 3.1 document of the caller's role at `<prefix>/openapi.json` (default false). */
   openapi?: boolean;
+  /**
+   * Serve the explorer at `<prefix>/_explorer` (default false): a page that builds queries and
+   * shows their responses and SQL. For development: it shows the compiled SQL of any request.
+   */
+  explorer?: boolean;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;
 }
@@ -105,6 +110,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     tokens: new TokenVerifier(permissions.tokens),
     now: options.now ?? Date.now,
     openapi: options.openapi === true,
+    explorer: options.explorer === true,
     maxLimit: engine.limits.maxLimit,
   });
   const routes = router.routes() as unknown as Middleware;

@@ -1,9 +1,10 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
- * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi]`: a Koa server with the API at
+ * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev]`: a Koa server with the API at
  * /api. `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
- * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role.
+ * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
+ * `--dev` the explorer at /api/_explorer.
  */
 import Koa from 'koa';
 import { contentApi } from '../index.js';
@@ -11,7 +12,7 @@ import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE } from './common.js';
 
 const USAGE =
-  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi]\n';
+  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev]\n';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -22,6 +23,7 @@ const OPTIONS = {
   'default-locale': { type: 'string' },
   seed: { type: 'boolean', default: false },
   openapi: { type: 'boolean', default: false },
+  dev: { type: 'boolean', default: false },
 } as const;
 
 export async function run(args: string[]): Promise<number> {
@@ -35,6 +37,7 @@ export async function run(args: string[]): Promise<number> {
     defaultLocale: values['default-locale'],
     notFound: true,
     openapi: values.openapi,
+    explorer: values.dev,
   });
   if (values.seed) {
     try {

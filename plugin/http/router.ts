@@ -12,6 +12,7 @@ import type { TokenVerifier } from '../access/tokens.js';
 import type { Model } from '../schema/registry.js';
 import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
+import { addExplorerRoutes } from './explorer-routes.js';
 
 export interface RouterOptions {
   readonly prefix: string;
@@ -23,12 +24,15 @@ export interface RouterOptions {
   readonly openapi: boolean;
   /** Largest page size, as the OpenAPI document states it. */
   readonly maxLimit: number;
+  /** Serve the development explorer at `<prefix>/_explorer`. */
+  readonly explorer: boolean;
 }
 
 export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
   router.use(renderErrors);
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine.registry, () => engine.permissions, options));
+  if (options.explorer) addExplorerRoutes(router, engine, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));

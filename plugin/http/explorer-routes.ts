@@ -1,0 +1,54 @@
+/**
+ * The explorer, for development only (`explorer: true`, `serve --dev`): a page at
+ * `<prefix>/_explorer` that builds queries by clicking, the schema summary it needs for the
+ * caller's role, and the SQL a request compiles to. Everything runs with the caller's role: the
+ * page shows nothing the API would not answer that role.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { grantsFor } from '../access/permissions.js';
+import { resolveRole } from '../access/role.js';
+import { matchRoute } from '../cli/explain.js';
+import { ApiError } from '../errors.js';
+import { explorerSchema } from '../explorer/schema-summary.js';
+import { planRead, type ReadEngine } from '../read.js';
+import { findPackageRoot } from '../schema/schema-files.js';
+import { compileRequest } from '../sql/compile.js';
+import type { RouterOptions } from './router.js';
+
+/** The page is shipped beside the sources (tsc does not copy HTML to dist). */
+function explorerPage(): string {
+  return readFileSync(join(findPackageRoot(), 'plugin', 'explorer', 'explorer.html'), 'utf8');
+}
+
+export function addExplorerRoutes(router: Router, engine: ReadEngine, options: RouterOptions): void {
+  const page = explorerPage();
+  const role = (ctx: Context) => resolveRole(ctx, options.tokens, options.resolveRole, options.now());
+  router.get('/_explorer', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page;
+  });
+  router.get('/_explorer/schema', async (ctx) => {
+    ctx.body = explorerSchema(engine.registry, grantsFor(engine.permissions, await role(ctx)));
+  });
+  router.get('/_explorer/explain', async (ctx) => {
+    const request = new URL(String(ctx.query.request ?? ''), 'http://localhost');
+    const route = matchRoute(engine.registry, options.prefix, request.pathname);
+    if (!route) {
+      ctx.body = { error: `no route matches ${request.pathname}` };
+      return;
+    }
+    try {
+      const root = planRead(engine, { ...route, querystring: request.search.slice(1), role: await role(ctx) });
+      const compiled = compileRequest(engine.executor.dialect, root);
+      const statements = [{ label: 'entries', ...compiled.entries }, ...(compiled.count ? [{ label: 'count', ...compiled.count }] : [])];
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify({ statements }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.expose) throw error;
+      ctx.body = { error: `${error.status} ${error.name}: ${error.message}` };
+    }
+  });
+}
