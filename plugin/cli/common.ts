@@ -2,7 +2,7 @@
  * What the commands share: options parsed strictly (a usage error exits 2), the schema loaded
  * (its problems exit 1, printed by the dispatcher), databases opened for writing.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Knex } from 'knex';
@@ -57,4 +57,15 @@ export async function withDatabase<T>(location: string | DatabaseLocation, work:
 /** `1 change`, `2 changes` */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Writes generated text to `out` (its folder created), saying so, or to stdout when no file is named. */
+export function writeOutput(out: string | undefined, text: string): void {
+  if (!out) {
+    process.stdout.write(text);
+    return;
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  process.stdout.write(`wrote ${out}\n`);
 }

@@ -2,13 +2,12 @@
  * `content-api openapi [--root DIR] [--role R] [--prefix /api] [--out FILE]`: the OpenAPI 3.1
  * document of the API as role R sees it (default: public), written to FILE or printed.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { grantsFor, loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { generateOpenApi } from '../openapi/document.js';
 import { loadSchema } from '../schema/load.js';
-import { parseCommand } from './common.js';
+import { parseCommand, writeOutput } from './common.js';
 
 const USAGE = 'usage: content-api openapi [--root DIR] [--role R] [--prefix /api] [--out FILE]\n';
 
@@ -24,12 +23,6 @@ export async function run(args: string[]): Promise<number> {
   const registry = await loadSchema(values.root);
   const permissions = await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry);
   const document = `${JSON.stringify(generateOpenApi(registry, grantsFor(permissions, values.role), { prefix: values.prefix }), null, 2)}\n`;
-  if (!values.out) {
-    process.stdout.write(document);
-    return 0;
-  }
-  mkdirSync(dirname(values.out), { recursive: true });
-  writeFileSync(values.out, document);
-  process.stdout.write(`wrote ${values.out}\n`);
+  writeOutput(values.out, document);
   return 0;
 }

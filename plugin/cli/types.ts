@@ -3,11 +3,9 @@
  * responses (one interface per content type and component, the envelopes, lookup tables by uid
  * and by route), written to FILE or printed.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { generateTypes } from '../codegen/types.js';
 import { loadSchema } from '../schema/load.js';
-import { parseCommand } from './common.js';
+import { parseCommand, writeOutput } from './common.js';
 
 const USAGE = 'usage: content-api types [--root DIR] [--out FILE]\n';
 
@@ -19,12 +17,6 @@ const OPTIONS = {
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
   const declarations = generateTypes(await loadSchema(values.root));
-  if (!values.out) {
-    process.stdout.write(declarations);
-    return 0;
-  }
-  mkdirSync(dirname(values.out), { recursive: true });
-  writeFileSync(values.out, declarations);
-  process.stdout.write(`wrote ${values.out}\n`);
+  writeOutput(values.out, declarations);
   return 0;
 }
