@@ -3,8 +3,9 @@
  * `content-api <command> [options]`: each command lives in plugin/cli/<command>.ts and returns
  * its exit code.
  */
-import { pathToFileURL } from 'node:url';
-import { UsageError } from './cli/common.js';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { HelpRequested, UsageError } from './cli/common.js';
 import { SchemaError } from './schema/problems.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
@@ -26,7 +27,9 @@ function usage(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
+  // `--verbose` anywhere: unexpected failures print their stack, not just their message.
+  const verbose = argv.includes('--verbose');
+  const [name, ...args] = argv.filter((arg) => arg !== '--verbose');
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
     return name ? 0 : 2;
@@ -43,15 +46,35 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`content-api ${name}: ${error.message}\n${error.usage}`);
       return 2;
     }
+    if (error instanceof HelpRequested) {
+      process.stdout.write(error.usage);
+      return 0;
+    }
     if (error instanceof SchemaError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
-    throw error;
+    const message = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
+    process.stderr.write(`content-api ${name}: ${message}${verbose ? '' : ' (--verbose for details)'}\n`);
+    return 1;
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * Whether this module is the program being run. npm installs the bin as a symlink
+ * (node_modules/.bin/content-api), so both sides are compared as real paths.
+ */
+function isMainModule(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(fileURLToPath(import.meta.url)) === realpathSync(script);
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -5,16 +5,15 @@
 import { join } from 'node:path';
 import { loadSchema } from '../schema/load.js';
 import { formatProblem, SchemaError } from '../schema/problems.js';
+import { parseCommand } from './common.js';
 
 const USAGE = 'usage: content-api check [--root DIR]\n';
 
 /** Run the command; returns the exit code. */
+const OPTIONS = { root: { type: 'string', default: '.' } } as const;
+
 export async function run(args: string[]): Promise<number> {
-  const root = parseRoot(args);
-  if (root === null) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
+  const root = parseCommand(args, OPTIONS, USAGE).values.root;
   try {
     const registry = await loadSchema(root);
     const types = registry.contentTypes.length;
@@ -29,16 +28,4 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(`${lines.join('\n')}\n${count} schema problem${count === 1 ? '' : 's'}\n`);
     return 1;
   }
-}
-
-/** `--root DIR` or `--root=DIR`, default `.`; null on anything else. */
-function parseRoot(args: string[]): string | null {
-  let root = '.';
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index];
-    if (arg === '--root' && args[index + 1] !== undefined) root = args[++index];
-    else if (arg.startsWith('--root=')) root = arg.slice('--root='.length);
-    else return null;
-  }
-  return root;
 }

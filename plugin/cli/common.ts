@@ -19,17 +19,26 @@ export class UsageError extends Error {
   }
 }
 
-/** The options every database command takes. */
+/** `--help` or `-h` on a command: the dispatcher prints its usage and exits 0. */
+export class HelpRequested extends Error {
+  constructor(readonly usage: string) {
+    super('help requested');
+    this.name = 'HelpRequested';
+  }
+}
+
+/** The options every database command takes; `DATABASE_URL` is the default database. */
 export const SCHEMA_AND_DATABASE = {
   root: { type: 'string', default: '.' },
-  database: { type: 'string', default: 'sqlite:.data/content.db' },
+  database: { type: 'string', default: process.env.DATABASE_URL || 'sqlite:.data/content.db' },
 } as const;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Parsed<T extends Options, P extends boolean> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: P }>>;
 
-/** parseArgs, strict, with a UsageError carrying `usage` on anything unexpected. */
+/** parseArgs, strict, with a UsageError carrying `usage` on anything unexpected; `--help` asks for the usage. */
 export function parseCommand<T extends Options, P extends boolean = false>(args: string[], options: T, usage: string, positionals?: P): Parsed<T, P> {
+  if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(usage);
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: (positionals ?? false) as P });
   } catch (error) {

@@ -7,16 +7,17 @@ import { join } from 'node:path';
 import { importStrapiApp, type ImportChange } from '../schema/import-strapi.js';
 import { loadSchema } from '../schema/load.js';
 import { formatProblem, SchemaError } from '../schema/problems.js';
+import { parseCommand, UsageError } from './common.js';
 
 const USAGE = 'usage: content-api import-strapi <strapi-app-dir> [--out DIR]\n';
 
+const OPTIONS = { out: { type: 'string', default: '.' } } as const;
+
 /** Run the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseArguments(args);
-  if (!parsed) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
+  const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);
+  if (positionals.length !== 1) throw new UsageError('expected one Strapi app folder', USAGE);
+  const parsed = { appDir: positionals[0]!, outDir: values.out };
   const report = await importStrapiApp(parsed.appDir, parsed.outDir);
   const out = (text: string) => process.stdout.write(`${text}\n`);
   for (const written of report.written) out(`wrote   ${join(parsed.outDir, written.file)}  (from ${written.source})`);
@@ -37,18 +38,4 @@ export async function run(args: string[]): Promise<number> {
 
 function describe(outDir: string, change: ImportChange): string {
   return `${join(outDir, change.file)} ${change.path.join('.')}`;
-}
-
-/** `<app-dir>` plus `--out DIR` / `--out=DIR` (default `.`); null on anything else. */
-function parseArguments(args: string[]): { appDir: string; outDir: string } | null {
-  let appDir: string | null = null;
-  let outDir = '.';
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index];
-    if (arg === '--out' && args[index + 1] !== undefined) outDir = args[++index];
-    else if (arg.startsWith('--out=')) outDir = arg.slice('--out='.length);
-    else if (!arg.startsWith('-') && appDir === null) appDir = arg;
-    else return null;
-  }
-  return appDir === null ? null : { appDir, outDir };
 }

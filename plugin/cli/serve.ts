@@ -16,8 +16,8 @@ const USAGE =
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
-  host: { type: 'string', default: '127.0.0.1' },
-  port: { type: 'string', default: '1337' },
+  host: { type: 'string', default: process.env.HOST || '127.0.0.1' },
+  port: { type: 'string', default: process.env.PORT || '1337' },
   'no-sync': { type: 'boolean', default: false },
   'no-server-timing': { type: 'boolean', default: false },
   'default-locale': { type: 'string' },

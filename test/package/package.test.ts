@@ -1,0 +1,126 @@
+/**
+ * The package as a user installs it: `npm pack` ships the built plugin, its JSON Schemas and the
+ * explorer page and nothing of the tests, fixtures, bench or databases; installed from the
+ * tarball into a fresh app, every command runs through node_modules/.bin/content-api (a symlink)
+ * and the package imports from an ESM script.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { conformanceKitDir } from '../support/conformance-kit.js';
+import { repoRoot } from '../support/api.js';
+import { startServer } from '../support/server.js';
+
+const run = promisify(execFile);
+
+interface PackResult {
+  filename: string;
+  files: { path: string }[];
+}
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', args, { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' } });
+  return stdout;
+}
+
+describe('the packed package', function () {
+  this.timeout(300_000);
+  let work: string;
+  let app: string;
+  let packed: PackResult;
+  let bin: string;
+  const cli = async (args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(bin, args, { cwd: app, maxBuffer: 16 * 1024 * 1024 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'content-api-pack-'));
+    // dist/ is built by `npm test` before the suites run; packing does not rebuild it.
+    [packed] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repoRoot)) as PackResult[];
+    app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    await npm(['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(work, packed.filename)], app);
+    // Scripts were skipped: reuse the project's own build of the native SQLite driver when it is the same version.
+    const installed = join(app, 'node_modules', 'better-sqlite3');
+    const own = join(repoRoot, 'node_modules', 'better-sqlite3');
+    const version = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+    if (version(installed) === version(own)) cpSync(join(own, 'build'), join(installed, 'build'), { recursive: true });
+    else await npm(['rebuild', 'better-sqlite3'], app);
+    bin = join(app, 'node_modules', '.bin', 'content-api');
+    for (const entry of ['content-types', 'components', 'permissions.yaml']) cpSync(join(repoRoot, entry), join(app, entry), { recursive: true });
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('ships the built plugin, its schemas and the explorer page, and no tests, fixtures or databases', () => {
+    const paths = packed.files.map((file) => file.path);
+    for (const shipped of ['package.json', 'README.md', 'dist/plugin/index.js', 'dist/plugin/index.d.ts', 'dist/plugin/cli.js', 'dist/plugin/testing/index.js', 'plugin/schema/content-type.schema.json', 'plugin/schema/component.schema.json', 'plugin/explorer/explorer.html']) {
+      expect(paths, shipped).to.include(shipped);
+    }
+    const unwanted = paths.filter((path) => /^(dist\/)?(test|bench|examples)\/|\.db$|^content-types\/|^components\/|permissions\.yaml$|\.tsbuildinfo$/.test(path));
+    expect(unwanted).to.deep.equal([]);
+  });
+
+  it('prints the usage and every command\'s help through the bin', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.match(/^usage: content-api <command>/);
+    for (const command of ['serve', 'sync', 'seed', 'check', 'copy', 'explain', 'token', 'types', 'openapi', 'import-strapi']) {
+      const result = await cli([command, '--help']);
+      expect(result.code, command).to.equal(0);
+      expect(result.stdout, command).to.match(new RegExp(`^usage: content-api ${command}`));
+    }
+    const unknown = await cli(['sync', '--nope']);
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.match(/content-api sync: Unknown option '--nope'/);
+  });
+
+  it('runs check, sync, seed, copy, explain, token, types, openapi and import-strapi', async () => {
+    const database = `sqlite:${join(app, 'data', 'content.db')}`;
+    expect((await cli(['check'])).stdout).to.match(/^schema ok/);
+    expect((await cli(['sync', '--database', database])).code).to.equal(0);
+    expect((await cli(['seed', '--database', database])).code).to.equal(0);
+    expect((await cli(['copy', '--from', database, '--to', `sqlite:${join(app, 'data', 'copy.db')}`])).code).to.equal(0);
+    expect((await cli(['explain', '/api/articles?populate=category'])).stdout).to.match(/^-- entries\nSELECT/);
+    expect((await cli(['token', 'create', '--role', 'public', '--name', 'packed'])).code).to.equal(0);
+    expect((await cli(['types', '--out', 'api.d.ts'])).code).to.equal(0);
+    expect(readFileSync(join(app, 'api.d.ts'), 'utf8')).to.include('export interface Article {');
+    expect(JSON.parse((await cli(['openapi'])).stdout).openapi).to.equal('3.1.0');
+    const imported = await cli(['import-strapi', join(conformanceKitDir(), 'strapi-app'), '--out', 'imported']);
+    expect(imported.code, imported.stdout + imported.stderr).to.equal(0);
+    expect(existsSync(join(app, 'imported', 'content-types', 'article.yaml'))).to.equal(true);
+  });
+
+  it('serves through the bin', async () => {
+    const database = `sqlite:${join(app, 'data', 'content.db')}`;
+    const server = await startServer({ database, root: app, command: [bin, 'serve', '--port', '0', '--no-sync', '--database', database] });
+    try {
+      const response = await fetch(`${server.baseUrl}/api/articles?fields[0]=title&pagination[pageSize]=1`);
+      expect(response.status).to.equal(200);
+      expect(((await response.json()) as { data: unknown[] }).data).to.have.length(1);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('imports from an ESM script: the plugin and the testing kit', async () => {
+    writeFileSync(join(app, 'use.mjs'), `
+      import { contentApi } from 'koa-content-api';
+      import { createTestApi } from 'koa-content-api/testing';
+      const api = await contentApi({ root: '.', database: 'sqlite:data/content.db', sync: false });
+      console.log(api.registry.contentTypes.length, typeof createTestApi);
+      await api.close();
+    `);
+    const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: app });
+    expect(stdout.trim()).to.equal('5 function');
+  });
+});
