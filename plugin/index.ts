@@ -44,6 +44,8 @@ export interface ContentApiOptions {
   maxLimit?: number;
   /** Whether lists count their total by default (default true). */
   withCount?: boolean;
+  /** Most relation, component or media hops in one filter or sort path (default 6); beyond it, a 400. */
+  maxRelationHops?: number;
   /** The i18n default locale (default: the one a Strapi database was configured with, else `en`). */
   defaultLocale?: string;
   /** Roles, permissions and tokens (default `<root>/permissions.yaml`). */
@@ -99,7 +101,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     registry,
     permissions,
     executor: createExecutor(knex),
-    limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true },
+    limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true, maxRelationHops: options.maxRelationHops },
     plans: new PlanCache(options.planCacheSize ?? 1000),
   };
   const prefix = options.prefix ?? '/api';

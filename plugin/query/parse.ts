@@ -4,6 +4,7 @@
  * one Strapi would report. Unknown top-level keys are ignored, as in Strapi.
  */
 import { ValidationError } from '../errors.js';
+import { checkRelationHops, DEFAULT_MAX_RELATION_HOPS } from './relation-hops.js';
 import type { Model, Registry } from '../schema/registry.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters } from './parse-filters.js';
@@ -19,6 +20,8 @@ export interface QueryLimits {
   readonly maxLimit: number;
   /** Whether list responses count the total by default (true). */
   readonly withCount: boolean;
+  /** Most relation, component or media hops in one filter or sort path (6). */
+  readonly maxRelationHops?: number;
 }
 
 export interface ParseRequest {
@@ -40,7 +43,7 @@ export function parseQuery(registry: Registry, request: ParseRequest, limits: Qu
   const pagination: Pagination = list
     ? parsePagination(query.pagination, limits, 'pagination')
     : { mode: 'page', page: 1, pageSize: 1, withCount: false };
-  return {
+  const root: RootQuery = {
     kind: 'root',
     model,
     action,
@@ -53,6 +56,8 @@ export function parseQuery(registry: Registry, request: ParseRequest, limits: Qu
     publicationState: parsePublicationState(query.publicationState),
     search: list ? parseSearch(query._q) : null,
   };
+  checkRelationHops(root, limits.maxRelationHops ?? DEFAULT_MAX_RELATION_HOPS);
+  return root;
 }
 
 function parsePublicationState(raw: unknown): PublicationState {

@@ -18,7 +18,7 @@ import type {
 import type { CompileContext } from './context.js';
 import { literal, quoteIdentifier as q } from './dialect/dialect.js';
 import { compileFilter } from './compile-filter.js';
-import { compileSort } from './compile-sort.js';
+import { compileSort, sortJoins } from './compile-sort.js';
 import { correlate, hopFrom, hopThrough, whereClause, type Hop } from './hops.js';
 
 type Pairs = [string, string][];
@@ -133,14 +133,16 @@ function list(
   target: Model,
   nullWhenEmpty: boolean,
 ): string {
-  const order = [...compileSort(context, node.sort, hop.target, target).map((term) => term.term), ...hop.order];
+  const sort = compileSort(context, node.sort, hop.target, target);
+  const order = [...sort.map((term) => term.term), ...hop.order];
+  const from = `${hopFrom(hop)}${sortJoins(sort)}`;
   if (!node.window) {
-    return `(SELECT ${context.dialect.arrayAggregate(element(hop.target), order, nullWhenEmpty)} FROM ${hopFrom(hop)}${whereClause(conditions)})`;
+    return `(SELECT ${context.dialect.arrayAggregate(element(hop.target), order, nullWhenEmpty)} FROM ${from}${whereClause(conditions)})`;
   }
   const rows = context.alias('w');
   const inner =
     `SELECT ${hop.target}.*, row_number() OVER (ORDER BY ${order.join(', ')}) AS "__rank" ` +
-    `FROM ${hopFrom(hop)}${whereClause(conditions)} ORDER BY ${order.join(', ')}${windowClause(context, node.window)}`;
+    `FROM ${from}${whereClause(conditions)} ORDER BY ${order.join(', ')}${windowClause(context, node.window)}`;
   return `(SELECT ${context.dialect.arrayAggregate(element(rows), [`${rows}."__rank"`], nullWhenEmpty)} FROM (${inner}) ${rows})`;
 }
 

@@ -9,7 +9,7 @@ import { CompileContext } from './context.js';
 import type { Dialect } from './dialect/dialect.js';
 import { escapeLike, quoteIdentifier as q } from './dialect/dialect.js';
 import { compileFilter } from './compile-filter.js';
-import { compileSort } from './compile-sort.js';
+import { compileSort, sortJoins } from './compile-sort.js';
 import { entryJson } from './compile-selection.js';
 
 export interface Statement {
@@ -58,7 +58,7 @@ function compileList(dialect: Dialect, root: RootQuery): Statement {
   ];
   const table = q(root.model.tableName);
   const page =
-    `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${where(conditions)} ` +
+    `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${sortJoins(sort)}${where(conditions)} ` +
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.parameter(limit)} OFFSET ${context.parameter(offset)}`;
   // CROSS JOIN keeps the page as the outer loop on SQLite: one lookup by id per entry.
   const sql = `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT} WHERE ${ROOT}."id" = ${PAGE}."id" ORDER BY ${outerOrder.join(', ')}`;

@@ -77,19 +77,6 @@ export function hopFrom(hop: Hop): string {
   return `${hop.linkTable} JOIN ${hop.targetJoin}`;
 }
 
-/** Joins a chain of hops into one FROM clause; the first hop's link stays to be correlated or selected. */
-export function chainHops(hops: readonly Hop[]): { from: string; conditions: string[] } {
-  const [first, ...rest] = hops;
-  let from = hopFrom(first);
-  let previous = first.target;
-  for (const hop of rest) {
-    const on = [`${hop.ownerKey} = ${previous}."id"`, ...hop.conditions].join(' AND ');
-    from += ` JOIN ${hop.linkTable} ON ${on} JOIN ${hop.targetJoin}`;
-    previous = hop.target;
-  }
-  return { from, conditions: [...first.conditions] };
-}
-
 export function whereClause(conditions: readonly string[]): string {
   return conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
 }
