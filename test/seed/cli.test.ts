@@ -56,7 +56,7 @@ describe('content-api seed: usage', function () {
       writeFileSync(join(folder, 'content-types', 'note.yaml'), 'kind: collectionType\ncollectionName: notes\ninfo: { singularName: note, pluralName: notes, displayName: Note }\nattributes:\n  body: { type: text }\n');
       const result = await runCli(['seed', '--root', folder, '--database', `sqlite:${join(folder, 'notes.db')}`]);
       expect(result.code).to.equal(1);
-      expect(result.stderr).to.match(/^content-api: the demo data is written for the example schema; this schema lacks api::article\.article, /);
+      expect(result.stderr).to.match(/^content-api seed: the demo data is written for the example schema; this schema lacks api::article\.article, /);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -33,7 +33,7 @@ describe('content-api check', () => {
   it('exits 2 on a usage error', () => {
     const result = runCli('check', '--rot', repoRoot);
     expect(result.status).to.equal(2);
-    expect(result.stderr).to.match(/^usage: content-api check/);
+    expect(result.stderr).to.match(/^content-api check: Unknown option '--rot'.*\nusage: content-api check/);
   });
 });
 
