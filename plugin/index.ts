@@ -17,7 +17,8 @@ import type { ReadEngine } from './read.js';
 import { PlanCache } from './plan-cache.js';
 import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
-import { createExecutor } from './sql/execute.js';
+import { createExecutor, DEFAULT_TIMEOUT_MS } from './sql/execute.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-budget.js';
 import { openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
 import { storedDefaultLocale } from './storage/strapi-settings.js';
@@ -65,6 +66,16 @@ export interface ContentApiOptions {
    * shows their responses and SQL. For development: it shows the compiled SQL of any request.
    */
   explorer?: boolean;
+  /** A request's time budget in ms (default 10000): a statement still running then is stopped, and the answer is a 503. */
+  timeout?: number;
+  /** Largest response body in bytes (default 32 MB): a larger one is a 400 naming the populate to narrow. */
+  maxResponseBytes?: number;
+  /** Statements running at once (default 4 per core; on SQLite, one per read worker); the others wait their turn. */
+  maxConcurrentStatements?: number;
+  /** Statements waiting their turn before new requests get a 503 with Retry-After (default 16 per running statement). */
+  maxQueuedStatements?: number;
+  /** SQLite read worker threads (default: one per core); 0 runs reads on the event loop, as in-memory databases do. */
+  sqliteReadWorkers?: number;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;
 }
@@ -77,7 +88,7 @@ export interface ContentApi {
   readonly registry: Registry;
   readonly permissions: Permissions;
   readonly knex: Knex;
-  /** Closes the database connections the plugin opened (not a knex instance the host passed). */
+  /** Stops the read workers and closes the database connections the plugin opened (not a knex instance the host passed). */
   close(): Promise<void>;
 }
 
@@ -97,12 +108,19 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
+  const executor = createExecutor(knex, {
+    timeout: options.timeout,
+    maxConcurrentStatements: options.maxConcurrentStatements,
+    maxQueuedStatements: options.maxQueuedStatements,
+    sqliteReadWorkers: options.sqliteReadWorkers,
+  });
   const engine: ReadEngine = {
     registry,
     permissions,
-    executor: createExecutor(knex),
+    executor,
     limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true, maxRelationHops: options.maxRelationHops },
     plans: new PlanCache(options.planCacheSize ?? 1000),
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
   const prefix = options.prefix ?? '/api';
   const router = createRouter(engine, {
@@ -113,6 +131,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     now: options.now ?? Date.now,
     openapi: options.openapi === true,
     explorer: options.explorer === true,
+    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     maxLimit: engine.limits.maxLimit,
   });
   const routes = router.routes() as unknown as Middleware;
@@ -124,6 +143,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     permissions,
     knex,
     async close() {
+      await executor.close();
       if (ownsDatabase) await knex.destroy();
     },
   };

@@ -13,6 +13,7 @@ import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from './sql/compile
 import { PlanCache, type Plan } from './plan-cache.js';
 import { parseQueryString } from './http/query-string.js';
 import type { ExecutionStats, Executor } from './sql/execute.js';
+import { checkResponseSize } from './response-budget.js';
 
 export interface ReadEngine {
   readonly registry: Registry;
@@ -20,6 +21,8 @@ export interface ReadEngine {
   readonly executor: Executor;
   readonly limits: QueryLimits;
   readonly plans: PlanCache;
+  /** Largest response body, in bytes; a larger one is a 400 naming the populate to narrow. */
+  readonly maxResponseBytes: number;
 }
 
 export interface ReadRequest {
@@ -29,16 +32,18 @@ export interface ReadRequest {
   /** The raw query string, parsed here with the plugin's own strict qs options. */
   readonly querystring: string;
   readonly role: string;
+  /** When the request must be answered by (epoch ms): statements still running then are stopped, 503. */
+  readonly deadline: number;
 }
 
 export interface ReadResult {
-  /** The JSON response body. */
-  readonly body: string;
+  /** The JSON response body, as bytes. */
+  readonly body: Buffer;
   readonly stats: ExecutionStats;
 }
 
 /** The authorized query tree of a request (also what `content-api explain` compiles). */
-export function planRead(engine: Pick<ReadEngine, 'registry' | 'permissions' | 'limits'>, request: ReadRequest): RootQuery {
+export function planRead(engine: Pick<ReadEngine, 'registry' | 'permissions' | 'limits'>, request: Omit<ReadRequest, 'deadline'>): RootQuery {
   const grants = grantsFor(engine.permissions, request.role);
   // The route's permission comes first, as in Strapi: a role that may not read a type learns nothing from its 400s.
   if (!grants.can(request.model.uid, request.action)) throw new ForbiddenError();
@@ -75,13 +80,14 @@ export async function read(engine: ReadEngine, request: ReadRequest): Promise<Re
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   // Both statements are sent at once: on PostgreSQL they run side by side on two connections.
   const [entries, count] = await Promise.all([
-    engine.executor.column(withId(compiled.entries, request.id), stats) as Promise<string[]>,
-    compiled.count ? engine.executor.column(compiled.count, stats) : null,
+    engine.executor.joined(withId(compiled.entries, request.id), stats, request.deadline),
+    compiled.count ? engine.executor.column(compiled.count, stats, request.deadline) : null,
   ]);
+  checkResponseSize(root, entries.bytes.length, engine.maxResponseBytes);
   if (root.action === 'findOne' || root.model.kind === 'singleType') {
-    if (!entries.length) throw new NotFoundError();
-    return { body: entryBody(entries[0]), stats };
+    if (!entries.rows) throw new NotFoundError();
+    return { body: entryBody(entries.bytes), stats };
   }
   const total = count ? Number(count[0]) : null;
-  return { body: listBody(entries, paginationMeta(root, total)), stats };
+  return { body: listBody(entries.bytes, paginationMeta(root, total)), stats };
 }

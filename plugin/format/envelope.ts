@@ -1,6 +1,7 @@
 /**
- * Response bodies. Entries arrive as JSON text built by the database and are joined as text:
- * parsing and re-serializing them would cost as much as building them.
+ * Response bodies. Entries arrive as the JSON bytes the database built, already joined with
+ * commas, and are wrapped as bytes: parsing and re-serializing them, or even decoding them into
+ * JavaScript strings, would cost as much as building them.
  */
 import type { RootQuery } from '../query/tree.js';
 
@@ -20,14 +21,18 @@ export function paginationMeta(root: RootQuery, total: number | null): Paginatio
   return meta;
 }
 
-/** `{ data: [entries], meta: { pagination } }` */
-export function listBody(entries: readonly string[], meta: PaginationMeta): string {
-  return `{"data":[${entries.join(',')}],"meta":${JSON.stringify({ pagination: meta })}}`;
+const LIST_START = Buffer.from('{"data":[');
+const ENTRY_START = Buffer.from('{"data":');
+const ENTRY_END = Buffer.from(',"meta":{}}');
+
+/** `{ data: [entries], meta: { pagination } }` from the entries' bytes joined with commas. */
+export function listBody(entries: Buffer, meta: PaginationMeta): Buffer {
+  return Buffer.concat([LIST_START, entries, Buffer.from(`],"meta":${JSON.stringify({ pagination: meta })}}`)]);
 }
 
 /** `{ data: entry, meta: {} }` */
-export function entryBody(entry: string): string {
-  return `{"data":${entry},"meta":{}}`;
+export function entryBody(entry: Buffer): Buffer {
+  return Buffer.concat([ENTRY_START, entry, ENTRY_END]);
 }
 
 /** The error envelope Strapi answers with. */

@@ -26,6 +26,8 @@ export interface RouterOptions {
   readonly maxLimit: number;
   /** Serve the development explorer at `<prefix>/_explorer`. */
   readonly explorer: boolean;
+  /** A request's time budget (ms): past it, a 503. */
+  readonly timeout: number;
 }
 
 export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
@@ -58,8 +60,9 @@ async function handle(
   action: 'find' | 'findOne',
   id: number | null,
 ): Promise<void> {
+  const deadline = Date.now() + options.timeout;
   const role = await resolveRole(ctx, options.tokens, options.resolveRole, options.now());
-  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role });
+  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, deadline });
   if (options.serverTiming) {
     ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
   }

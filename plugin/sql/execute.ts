@@ -1,16 +1,24 @@
 /**
- * Runs compiled statements: the only code that talks to the database on the request path.
- * It borrows a raw connection from knex's pool and keeps prepared statements per SQL text
- * (better-sqlite3 statements; named PostgreSQL prepared statements), so a query shape is
- * parsed and planned once. Results come back as the JSON text the database built.
+ * Runs compiled statements: the only code that talks to the database on the request path. Every
+ * statement passes admission control (admission.ts) and carries its request's deadline. SQLite
+ * reads run in worker threads (sqlite-pool.ts) when the database is a file; PostgreSQL statements
+ * are named prepared statements on knex's pool, with `statement_timeout` as the deadline. Entries
+ * come back as bytes, joined with commas, ready for the envelope.
  */
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
+import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
+import { AdmissionQueue } from './admission.js';
 import type { Dialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import type { Statement } from './compile.js';
+import { SqlitePool } from './sqlite-pool.js';
+import { SqliteStatements, type JoinedRows, type SqliteReadConnection } from './sqlite-statements.js';
+
+export type { JoinedRows } from './sqlite-statements.js';
 
 /** Time spent in the database and statements run, for the Server-Timing header. */
 export interface ExecutionStats {
@@ -21,23 +29,25 @@ export interface ExecutionStats {
 export interface Executor {
   readonly dialect: Dialect;
   /** The first column of every row. */
-  column(statement: Statement, stats: ExecutionStats): Promise<unknown[]>;
+  column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
+  /** The first column of every row as UTF-8 bytes, joined with commas. */
+  joined(statement: Statement, stats: ExecutionStats, deadline: number): Promise<JoinedRows>;
+  /** Stops the read workers. */
+  close(): Promise<void>;
 }
 
-const MAX_CACHED_STATEMENTS = 500;
+export interface ExecutionOptions {
+  /** A request's time budget, in ms (default 10 s). */
+  readonly timeout?: number;
+  /** Statements running at once (default 4 per core; on SQLite, one per read worker). */
+  readonly maxConcurrentStatements?: number;
+  /** Statements waiting their turn before new ones are refused (default 16 per running one). */
+  readonly maxQueuedStatements?: number;
+  /** SQLite read worker threads (default: one per core; 0 runs statements on the event loop). */
+  readonly sqliteReadWorkers?: number;
+}
 
-interface SqliteStatement {
-  all(bindings: unknown): unknown[];
-}
-interface SqliteConnection {
-  prepare(sql: string): { pluck(toggle?: boolean): SqliteStatement };
-}
-interface PostgresConnection {
-  query(config: { text: string; values: readonly unknown[]; rowMode: 'array'; name?: string }): Promise<{ rows: unknown[][] }>;
-  query(text: string): Promise<unknown>;
-  /** pg's record of the statements prepared on this connection. */
-  connection: { parsedStatements: Record<string, string> };
-}
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Prepared statements a PostgreSQL connection keeps before they are all released: each distinct
@@ -45,72 +55,136 @@ interface PostgresConnection {
  */
 const MAX_PREPARED_PER_CONNECTION = 200;
 
-export function createExecutor(knex: Knex): Executor {
-  return clientOf(knex) === 'postgres' ? postgresExecutor(knex) : sqliteExecutor(knex);
+export function createExecutor(knex: Knex, options: ExecutionOptions = {}): Executor {
+  return clientOf(knex) === 'postgres' ? postgresExecutor(knex, options) : sqliteExecutor(knex, options);
 }
 
-function sqliteExecutor(knex: Knex): Executor {
-  const caches = new WeakMap<object, Map<string, SqliteStatement>>();
+function queueFor(limit: number, options: ExecutionOptions): AdmissionQueue {
+  return new AdmissionQueue(limit, options.maxQueuedStatements ?? limit * 16);
+}
+
+/** The file a SQLite knex instance opens; null for in-memory databases, which workers cannot share. */
+function sqliteFile(knex: Knex): string | null {
+  const connection = knex.client.config.connection as { filename?: string } | undefined;
+  const filename = connection?.filename;
+  return filename && filename !== ':memory:' && !filename.startsWith('file::memory:') ? filename : null;
+}
+
+function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
+  const workers = options.sqliteReadWorkers ?? availableParallelism();
+  const file = sqliteFile(knex);
+  if (!file || workers <= 0) return inProcessSqliteExecutor(knex, options);
+  const pool = new SqlitePool({ filename: file, busyTimeout: options.timeout ?? DEFAULT_TIMEOUT_MS }, workers);
+  const admission = queueFor(pool.size, options);
+  const run = async <T>(stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
+    const release = await admission.acquire(deadline);
+    try {
+      const { value, milliseconds } = await work();
+      admission.record(milliseconds);
+      stats.statements += 1;
+      stats.milliseconds += milliseconds;
+      return value;
+    } catch (error) {
+      throw unavailableOnBusy(error);
+    } finally {
+      release();
+    }
+  };
   return {
     dialect: sqliteDialect,
-    async column(statement, stats) {
-      const connection = (await knex.client.acquireConnection()) as SqliteConnection;
-      try {
-        let cache = caches.get(connection);
-        if (!cache) caches.set(connection, (cache = new Map()));
-        let prepared = cache.get(statement.sql);
-        if (!prepared) {
-          prepared = connection.prepare(statement.sql).pluck(true);
-          if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
-          cache.set(statement.sql, prepared);
-        }
-        return timed(stats, () => prepared.all(sqliteDialect.bindings(statement.values)));
-      } finally {
-        await knex.client.releaseConnection(connection);
-      }
-    },
+    column: (statement, stats, deadline) => run(stats, deadline, () => pool.column(statement.sql, statement.values, deadline)),
+    joined: (statement, stats, deadline) => run(stats, deadline, () => pool.joined(statement.sql, statement.values, deadline)),
+    close: () => pool.close(),
   };
 }
 
-function postgresExecutor(knex: Knex): Executor {
+/** On the event loop, through knex's connection: for in-memory databases, or when asked. No deadline can stop a statement here. */
+function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
+  const runners = new WeakMap<object, SqliteStatements>();
+  const admission = queueFor(1, options);
+  const run = async <T>(stats: ExecutionStats, deadline: number, work: (statements: SqliteStatements) => T): Promise<T> => {
+    const release = await admission.acquire(deadline);
+    const connection = (await knex.client.acquireConnection()) as SqliteReadConnection;
+    try {
+      let statements = runners.get(connection);
+      if (!statements) runners.set(connection, (statements = new SqliteStatements(connection)));
+      const started = performance.now();
+      const value = work(statements);
+      const milliseconds = performance.now() - started;
+      admission.record(milliseconds);
+      stats.statements += 1;
+      stats.milliseconds += milliseconds;
+      return value;
+    } catch (error) {
+      throw unavailableOnBusy(error);
+    } finally {
+      await knex.client.releaseConnection(connection);
+      release();
+    }
+  };
+  return {
+    dialect: sqliteDialect,
+    column: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.column(statement.sql, statement.values)),
+    joined: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.joined(statement.sql, statement.values)),
+    close: async () => undefined,
+  };
+}
+
+/** Another connection held the write lock past the busy timeout: the request may be retried. */
+function unavailableOnBusy(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? new ServiceUnavailableError('The database is busy; retry later', 1) : error;
+}
+
+interface PostgresConnection {
+  query(config: { text: string; values: readonly unknown[]; rowMode: 'array'; name?: string }): Promise<{ rows: unknown[][] }>;
+  query(text: string): Promise<unknown>;
+  /** pg's record of the statements prepared on this connection. */
+  connection: { parsedStatements: Record<string, string> };
+}
+
+function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const admission = queueFor(options.maxConcurrentStatements ?? 4 * availableParallelism(), options);
+  // The deadline is the connection's statement_timeout, set once per connection the plugin uses.
+  const timed = new WeakSet<object>();
+  const column = async (statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]> => {
+    const release = await admission.acquire(deadline);
+    const connection = (await knex.client.acquireConnection()) as PostgresConnection;
+    try {
+      if (!timed.has(connection)) {
+        await connection.query(`SET statement_timeout = ${Math.max(1, Math.floor(timeout))}`);
+        timed.add(connection);
+      }
+      const name = `content_api_${createHash('sha1').update(statement.sql).digest('hex').slice(0, 20)}`;
+      const prepared = connection.connection.parsedStatements;
+      if (!(name in prepared) && Object.keys(prepared).length >= MAX_PREPARED_PER_CONNECTION) {
+        await connection.query('DEALLOCATE ALL');
+        connection.connection.parsedStatements = {};
+      }
+      const started = performance.now();
+      const result = await connection.query({ text: statement.sql, values: statement.values, rowMode: 'array', name });
+      const milliseconds = performance.now() - started;
+      admission.record(milliseconds);
+      stats.statements += 1;
+      stats.milliseconds += milliseconds;
+      return result.rows.map((row) => row[0]);
+    } catch (error) {
+      // 57014: canceled by statement_timeout.
+      if ((error as { code?: unknown }).code === '57014') throw new ServiceUnavailableError('The request did not complete in time', 1);
+      throw error;
+    } finally {
+      await knex.client.releaseConnection(connection);
+      release();
+    }
+  };
   return {
     dialect: postgresDialect,
-    async column(statement, stats) {
-      const connection = (await knex.client.acquireConnection()) as PostgresConnection;
-      try {
-        const name = `content_api_${createHash('sha1').update(statement.sql).digest('hex').slice(0, 20)}`;
-        const prepared = connection.connection.parsedStatements;
-        if (!(name in prepared) && Object.keys(prepared).length >= MAX_PREPARED_PER_CONNECTION) {
-          await connection.query('DEALLOCATE ALL');
-          connection.connection.parsedStatements = {};
-        }
-        const result = await timedAsync(stats, () =>
-          connection.query({ text: statement.sql, values: statement.values, rowMode: 'array', name }),
-        );
-        return result.rows.map((row) => row[0]);
-      } finally {
-        await knex.client.releaseConnection(connection);
-      }
+    column,
+    async joined(statement, stats, deadline) {
+      const rows = (await column(statement, stats, deadline)) as string[];
+      return { bytes: Buffer.from(rows.join(',')), rows: rows.length };
     },
+    close: async () => undefined,
   };
-}
-
-function timed<T>(stats: ExecutionStats, run: () => T): T {
-  const started = performance.now();
-  try {
-    return run();
-  } finally {
-    stats.statements += 1;
-    stats.milliseconds += performance.now() - started;
-  }
-}
-
-async function timedAsync<T>(stats: ExecutionStats, run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    return await run();
-  } finally {
-    stats.statements += 1;
-    stats.milliseconds += performance.now() - started;
-  }
 }

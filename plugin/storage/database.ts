@@ -33,7 +33,7 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-interface SqliteConnection {
+export interface SqliteConnection {
   pragma(source: string): unknown;
   function(name: string, options: { deterministic: boolean }, implementation: (value: unknown) => unknown): unknown;
 }
@@ -42,7 +42,7 @@ interface SqliteConnection {
  * SQLite's lower() and upper() fold ASCII only; PostgreSQL folds every letter. Case-insensitive
  * filters ($eqi, $containsi…) and `_q` must match the same rows on both, so SQLite's are replaced.
  */
-function foldCaseLikePostgres(connection: SqliteConnection): void {
+export function foldCaseLikePostgres(connection: SqliteConnection): void {
   const fold = (convert: (text: string) => string) => (value: unknown) =>
     typeof value === 'string' ? convert(value) : typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
   connection.function('lower', { deterministic: true }, fold((text) => text.toLowerCase()));

@@ -78,7 +78,7 @@ describe('content-api explain', () => {
     const query = '/api/articles?populate[category][fields][0]=name&filters[title][$contains]=Tips';
     const sqlite = await cli(['explain', '--root', repoRoot, query]);
     expect(sqlite.code).to.equal(0);
-    expect(sqlite.stdout).to.include('-- entries\nSELECT json_object(');
+    expect(sqlite.stdout).to.include('-- entries\nSELECT CAST(json_object(');
     expect(sqlite.stdout).to.include('-- count\nSELECT count(*)');
     expect(sqlite.stdout).to.include('["en","Tips",25,0]');
     const postgres = await cli(['explain', '--root', repoRoot, '--dialect', 'postgres', query]);

@@ -42,7 +42,8 @@ export const sqliteDialect: Dialect = {
         return column;
     }
   },
-  jsonText: (expression) => expression,
+  // Bytes, not text: better-sqlite3 hands a BLOB over as a Buffer, with no UTF-8 decoding.
+  jsonText: (expression) => `CAST(${expression} AS BLOB)`,
   // A unary + keeps SQLite's planner from using an index for the term.
   unindexed: (column) => `+${column}`,
   typed: (placeholder, type) => (type === 'json' ? `json(${placeholder})` : placeholder),
