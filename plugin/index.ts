@@ -19,7 +19,7 @@ import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
 import { createExecutor, DEFAULT_TIMEOUT_MS } from './sql/execute.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-budget.js';
-import { openDatabase } from './storage/database.js';
+import { clientOf, openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
 import { storedDefaultLocale } from './storage/strapi-settings.js';
 
@@ -104,6 +104,9 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     registry = await loadSchema(root, { defaultLocale });
     permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
     if (options.sync !== false) await syncSchema(knex, registry);
+    // Readers in worker threads and a writer then never block each other. Only on a database the
+    // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.
+    if (ownsDatabase && options.sync !== false && clientOf(knex) === 'sqlite') await knex.raw('PRAGMA journal_mode = WAL');
   } catch (error) {
     if (ownsDatabase) await knex.destroy();
     throw error;
@@ -114,6 +117,13 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     maxQueuedStatements: options.maxQueuedStatements,
     sqliteReadWorkers: options.sqliteReadWorkers,
   });
+  try {
+    await executor.ready();
+  } catch (error) {
+    await executor.close();
+    if (ownsDatabase) await knex.destroy();
+    throw error;
+  }
   const engine: ReadEngine = {
     registry,
     permissions,

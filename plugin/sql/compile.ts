@@ -61,7 +61,8 @@ function compileList(dialect: Dialect, root: RootQuery): Statement {
     `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${sortJoins(sort)}${where(conditions)} ` +
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.parameter(limit)} OFFSET ${context.parameter(offset)}`;
   // CROSS JOIN keeps the page as the outer loop on SQLite: one lookup by id per entry.
-  const sql = `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT} WHERE ${ROOT}."id" = ${PAGE}."id" ORDER BY ${outerOrder.join(', ')}`;
+  const joined = [`${ROOT}."id" = ${PAGE}."id"`, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
+  const sql = `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
   return { sql, values: context.values };
 }
 
@@ -81,6 +82,7 @@ function compileFindOne(dialect: Dialect, root: RootQuery): Statement {
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
   const conditions = [`${ROOT}."id" = ${id}`];
   if (root.model.draftAndPublish && root.publicationState === 'live') conditions.push(`${ROOT}."published_at" IS NOT NULL`);
+  if (dialect.checkpoint) conditions.push(dialect.checkpoint);
   return { sql: `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
 }
 

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
+import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { AdmissionQueue } from './admission.js';
 import type { Dialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
@@ -32,6 +33,8 @@ export interface Executor {
   column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
   /** The first column of every row as UTF-8 bytes, joined with commas. */
   joined(statement: Statement, stats: ExecutionStats, deadline: number): Promise<JoinedRows>;
+  /** Settles once the executor can run statements (the read workers have opened the database). */
+  ready(): Promise<void>;
   /** Stops the read workers. */
   close(): Promise<void>;
 }
@@ -94,6 +97,7 @@ function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
     dialect: sqliteDialect,
     column: (statement, stats, deadline) => run(stats, deadline, () => pool.column(statement.sql, statement.values, deadline)),
     joined: (statement, stats, deadline) => run(stats, deadline, () => pool.joined(statement.sql, statement.values, deadline)),
+    ready: () => pool.ready,
     close: () => pool.close(),
   };
 }
@@ -107,7 +111,11 @@ function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executo
     const connection = (await knex.client.acquireConnection()) as SqliteReadConnection;
     try {
       let statements = runners.get(connection);
-      if (!statements) runners.set(connection, (statements = new SqliteStatements(connection)));
+      if (!statements) {
+        // A host's own knex connections lack the plugin's SQL functions until now.
+        registerSqlFunctions(connection as unknown as SqliteConnection);
+        runners.set(connection, (statements = new SqliteStatements(connection)));
+      }
       const started = performance.now();
       const value = work(statements);
       const milliseconds = performance.now() - started;
@@ -126,6 +134,7 @@ function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executo
     dialect: sqliteDialect,
     column: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.column(statement.sql, statement.values)),
     joined: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.joined(statement.sql, statement.values)),
+    ready: async () => undefined,
     close: async () => undefined,
   };
 }
@@ -185,6 +194,7 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
       const rows = (await column(statement, stats, deadline)) as string[];
       return { bytes: Buffer.from(rows.join(',')), rows: rows.length };
     },
+    ready: async () => undefined,
     close: async () => undefined,
   };
 }

@@ -25,6 +25,8 @@ interface Job {
 interface Slot {
   /** Started when a job needs it, so a worker that cannot open the database is not restarted in a loop. */
   worker: Worker | null;
+  /** Whether the worker has opened the database. */
+  ready: boolean;
   job: Job | null;
   timer: NodeJS.Timeout | null;
 }
@@ -36,12 +38,17 @@ export class SqlitePool {
   private readonly waiting: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Settles when every first worker has opened the database, or one of them could not. */
+  readonly ready: Promise<void>;
 
   constructor(
     private readonly setup: WorkerSetup,
     size: number,
   ) {
-    for (let index = 0; index < size; index += 1) this.slots.push(this.start({ worker: null, job: null, timer: null }));
+    for (let index = 0; index < size; index += 1) this.slots.push(this.start({ worker: null, ready: false, job: null, timer: null }));
+    this.ready = Promise.all(this.slots.map((slot) => readiness(slot.worker!))).then(() => undefined);
+    // A caller that never awaits readiness must not see an unhandled rejection: jobs report their own errors.
+    this.ready.catch(() => undefined);
   }
 
   /** How many statements can run at once. */
@@ -77,8 +84,9 @@ export class SqlitePool {
 
   /** Starts waiting jobs on idle workers; a job whose deadline passed while it waited is refused. */
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.job) continue;
+    // Warm workers first: a worker started after a timeout takes a moment to open the database.
+    const idle = this.slots.filter((slot) => !slot.job).sort((a, b) => Number(b.ready) - Number(a.ready));
+    for (const slot of idle) {
       const job = this.waiting.shift();
       if (!job) return;
       const remaining = job.deadline - Date.now();
@@ -94,7 +102,7 @@ export class SqlitePool {
 
   private start(slot: Slot): Slot {
     const worker = new Worker(WORKER_URL, { workerData: this.setup });
-    worker.on('message', (response: WorkerResponse) => this.settle(slot, response));
+    worker.on('message', (response: WorkerResponse | 'ready') => (response === 'ready' ? (slot.ready = true) : this.settle(slot, response)));
     worker.on('error', (error) => this.replace(slot, error));
     worker.unref();
     slot.worker = worker;
@@ -110,9 +118,11 @@ export class SqlitePool {
     this.dispatch();
   }
 
-  /** The statement ran past its deadline: stop its thread and answer 503. */
+  /** The statement ran past its deadline: stop its thread, start another, and answer 503. */
   private expire(slot: Slot): void {
-    if (slot.job) this.replace(slot, timedOut());
+    if (!slot.job) return;
+    this.replace(slot, timedOut());
+    if (!this.closed && !slot.worker) this.start(slot);
   }
 
   /** Stops the slot's worker (a new one starts when the next job needs it) and fails its job. */
@@ -121,6 +131,7 @@ export class SqlitePool {
     this.finish(slot);
     const old = slot.worker;
     slot.worker = null;
+    slot.ready = false;
     if (old) {
       old.removeAllListeners('message');
       old.removeAllListeners('error');
@@ -137,6 +148,20 @@ export class SqlitePool {
     slot.timer = null;
     slot.job = null;
   }
+}
+
+/** Resolves on the worker's 'ready' message; rejects if it fails or exits first. */
+function readiness(worker: Worker): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if (message !== 'ready') return;
+      worker.off('message', onMessage);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the SQLite read worker exited (${code}) before opening the database`)));
+  });
 }
 
 function timedOut(): ServiceUnavailableError {

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { foldCaseLikePostgres, type SqliteConnection } from '../storage/database.js';
+import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { SqliteStatements } from './sqlite-statements.js';
 
 export interface WorkerSetup {
@@ -28,8 +28,9 @@ export type WorkerResponse =
 const setup = workerData as WorkerSetup;
 const database = new Database(setup.filename, { fileMustExist: true, timeout: setup.busyTimeout });
 database.pragma('query_only = ON');
-foldCaseLikePostgres(database as unknown as SqliteConnection);
+registerSqlFunctions(database as unknown as SqliteConnection);
 const statements = new SqliteStatements(database);
+parentPort!.postMessage('ready');
 
 parentPort!.on('message', (request: WorkerRequest) => {
   const started = performance.now();

@@ -3,6 +3,7 @@
  * better-sqlite3; `postgres://…` or `postgresql://…` connects to PostgreSQL through pg.
  */
 import knexFactory, { type Knex } from 'knex';
+import { registerSqlFunctions, type SqliteConnection } from './sql-functions.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres';
 
@@ -33,22 +34,6 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-export interface SqliteConnection {
-  pragma(source: string): unknown;
-  function(name: string, options: { deterministic: boolean }, implementation: (value: unknown) => unknown): unknown;
-}
-
-/**
- * SQLite's lower() and upper() fold ASCII only; PostgreSQL folds every letter. Case-insensitive
- * filters ($eqi, $containsi…) and `_q` must match the same rows on both, so SQLite's are replaced.
- */
-export function foldCaseLikePostgres(connection: SqliteConnection): void {
-  const fold = (convert: (text: string) => string) => (value: unknown) =>
-    typeof value === 'string' ? convert(value) : typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
-  connection.function('lower', { deterministic: true }, fold((text) => text.toLowerCase()));
-  connection.function('upper', { deterministic: true }, fold((text) => text.toUpperCase()));
-}
-
 export function openDatabase(url: string | DatabaseLocation, options: OpenOptions = {}): Knex {
   const location = typeof url === 'string' ? parseDatabaseUrl(url) : url;
   if (location.client === 'sqlite') {
@@ -60,7 +45,7 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
         afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
-          foldCaseLikePostgres(connection);
+          registerSqlFunctions(connection);
           done(null, connection);
         },
       },

@@ -25,6 +25,12 @@ export interface Dialect {
   /** A column term that the planner must not answer from an index (the page scan reads in id order). */
   unindexed(column: string): string;
   /**
+   * A condition true for every row, evaluated once per entry the statement builds, that lets a
+   * stopped reader abandon the statement (SQLite: a function call into the read worker, which fails
+   * once the worker is being terminated); null where the engine cancels statements itself.
+   */
+  readonly checkpoint: string | null;
+  /**
    * A placeholder made comparable with a column of `type`: PostgreSQL infers int4 for integer
    * columns, too narrow for ids like 9999999999; json parameters are JSON text.
    */

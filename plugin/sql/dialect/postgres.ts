@@ -39,6 +39,7 @@ export const postgresDialect: Dialect = {
   },
   jsonText: (expression) => `(${expression})::text`,
   // PostgreSQL plans from statistics and needs no hint.
+  checkpoint: null,
   unindexed: (column) => column,
   typed: (placeholder, type) => (type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : placeholder),
   parameter(type, value) {

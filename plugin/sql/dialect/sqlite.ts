@@ -3,6 +3,7 @@
  * booleans as 0/1, json as text. JSON values keep their subtype only through scalar subqueries,
  * CASE and nullif, so every nested value is built in place (see sql/README.md).
  */
+import { CHECKPOINT_FUNCTION } from '../../storage/sql-functions.js';
 import type { SortDirection } from '../../query/tree.js';
 import { literal, STRING_TYPES, type Dialect } from './dialect.js';
 
@@ -46,6 +47,7 @@ export const sqliteDialect: Dialect = {
   jsonText: (expression) => `CAST(${expression} AS BLOB)`,
   // A unary + keeps SQLite's planner from using an index for the term.
   unindexed: (column) => `+${column}`,
+  checkpoint: `${CHECKPOINT_FUNCTION}()`,
   typed: (placeholder, type) => (type === 'json' ? `json(${placeholder})` : placeholder),
   parameter(type, value) {
     if (value === null) return null;
