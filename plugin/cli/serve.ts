@@ -4,15 +4,15 @@
  * /api. `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
  * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
- * `--dev` the explorer at /api/_explorer.
+ * `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms.
  */
 import Koa from 'koa';
 import { contentApi } from '../index.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
-import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE } from './common.js';
+import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, UsageError } from './common.js';
 
 const USAGE =
-  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev]\n';
+  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS]\n';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -24,7 +24,14 @@ const OPTIONS = {
   seed: { type: 'boolean', default: false },
   openapi: { type: 'boolean', default: false },
   dev: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
 } as const;
+
+function parseMilliseconds(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--timeout expects milliseconds, got "${text}"`, USAGE);
+  return value;
+}
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
@@ -38,6 +45,7 @@ export async function run(args: string[]): Promise<number> {
     notFound: true,
     openapi: values.openapi,
     explorer: values.dev,
+    timeout: values.timeout === undefined ? undefined : parseMilliseconds(values.timeout),
   });
   if (values.seed) {
     try {
