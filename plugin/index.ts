@@ -10,11 +10,11 @@ import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { loadPermissions, type Permissions } from './access/permissions.js';
 import type { RoleResolver } from './access/role.js';
-import { TokenVerifier } from './access/tokens.js';
+import { createAccessRules } from './access/rules.js';
+import { watchFile } from './access/watch-file.js';
 import { createRouter } from './http/router.js';
 import { methodErrorsAsJson, notFound } from './http/errors.js';
 import type { ReadEngine } from './read.js';
-import { PlanCache } from './plan-cache.js';
 import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
 import { createExecutor, DEFAULT_TIMEOUT_MS } from './sql/execute.js';
@@ -51,6 +51,10 @@ export interface ContentApiOptions {
   defaultLocale?: string;
   /** Roles, permissions and tokens (default `<root>/permissions.yaml`). */
   permissionsFile?: string;
+  /** Re-read the permissions file when it changes (default true); `api.close()` stops watching. */
+  watchPermissions?: boolean;
+  /** Told when a changed permissions file does not load (the rules in force stay); default: printed to stderr. */
+  onPermissionsError?: (error: unknown) => void;
   /** The caller's role when no API token is sent (default: `ctx.state.user.role`, else `public`). */
   resolveRole?: RoleResolver;
   /** Add a Server-Timing header with the database time and statement count (default false). */
@@ -86,8 +90,15 @@ export interface ContentApi {
   /** 405 (with `Allow`) and 501 answers for other methods on the API's paths, in the error envelope. */
   allowedMethods(): Middleware;
   readonly registry: Registry;
+  /** The permissions in force. */
   readonly permissions: Permissions;
   readonly knex: Knex;
+  /**
+   * Reads permissions.yaml again and puts it in force for the next request (plans of the old
+   * rules are dropped). An invalid file throws a SchemaError with every problem, and the rules
+   * in force stay. The file is also watched (`watchPermissions`).
+   */
+  reloadPermissions(): Promise<void>;
   /** Stops the read workers and closes the database connections the plugin opened (not a knex instance the host passed). */
   close(): Promise<void>;
 }
@@ -124,20 +135,27 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
+  const planCacheSize = options.planCacheSize ?? 1000;
+  let rules = createAccessRules(permissions, planCacheSize);
   const engine: ReadEngine = {
     registry,
-    permissions,
+    rules: () => rules,
     executor,
     limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true, maxRelationHops: options.maxRelationHops },
-    plans: new PlanCache(options.planCacheSize ?? 1000),
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
+  const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
+  // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
+  const reloadPermissions = async (): Promise<void> => {
+    rules = createAccessRules(await loadPermissions(permissionsFile, 'permissions.yaml', registry), planCacheSize);
+  };
+  const reportReloadError = options.onPermissionsError ?? ((error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`));
+  const watcher = options.watchPermissions === false ? null : watchFile(permissionsFile, () => reloadPermissions().catch(reportReloadError));
   const prefix = options.prefix ?? '/api';
   const router = createRouter(engine, {
     prefix,
     serverTiming: options.serverTiming === true,
     resolveRole: options.resolveRole,
-    tokens: new TokenVerifier(permissions.tokens),
     now: options.now ?? Date.now,
     openapi: options.openapi === true,
     explorer: options.explorer === true,
@@ -150,9 +168,13 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     routes: () => (options.notFound ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes),
     allowedMethods: () => methodErrorsAsJson(router.allowedMethods() as unknown as Middleware) as unknown as Middleware,
     registry,
-    permissions,
+    get permissions() {
+      return rules.permissions;
+    },
     knex,
+    reloadPermissions,
     async close() {
+      watcher?.close();
       await executor.close();
       if (ownsDatabase) await knex.destroy();
     },

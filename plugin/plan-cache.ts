@@ -2,7 +2,7 @@
  * Compiled requests, remembered per (role, route, query string): parsing, authorizing and
  * compiling a populate=* query costs about as much as running it on SQLite. Bounded, oldest
  * first out, so unique query strings cannot grow it without limit. Only successful plans are
- * kept; permissions are fixed for the life of the API, so a plan stays valid.
+ * kept. A cache belongs to one set of access rules (access/rules.ts) and is dropped with them.
  */
 import type { RootQuery } from './query/tree.js';
 import type { CompiledRequest } from './sql/compile.js';

@@ -11,16 +11,17 @@ import type { RootQuery } from './query/tree.js';
 import type { Model, Registry } from './schema/registry.js';
 import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from './sql/compile.js';
 import { PlanCache, type Plan } from './plan-cache.js';
+import type { AccessRules } from './access/rules.js';
 import { parseQueryString } from './http/query-string.js';
 import type { ExecutionStats, Executor } from './sql/execute.js';
 import { checkResponseSize } from './response-budget.js';
 
 export interface ReadEngine {
   readonly registry: Registry;
-  readonly permissions: Permissions;
+  /** The access rules in force now; a request reads them once, at its start. */
+  rules(): AccessRules;
   readonly executor: Executor;
   readonly limits: QueryLimits;
-  readonly plans: PlanCache;
   /** Largest response body, in bytes; a larger one is a 400 naming the populate to narrow. */
   readonly maxResponseBytes: number;
 }
@@ -32,6 +33,8 @@ export interface ReadRequest {
   /** The raw query string, parsed here with the plugin's own strict qs options. */
   readonly querystring: string;
   readonly role: string;
+  /** The rules the role was resolved under. */
+  readonly rules: AccessRules;
   /** When the request must be answered by (epoch ms): statements still running then are stopped, 503. */
   readonly deadline: number;
 }
@@ -43,7 +46,10 @@ export interface ReadResult {
 }
 
 /** The authorized query tree of a request (also what `content-api explain` compiles). */
-export function planRead(engine: Pick<ReadEngine, 'registry' | 'permissions' | 'limits'>, request: Omit<ReadRequest, 'deadline'>): RootQuery {
+export function planRead(
+  engine: Pick<ReadEngine, 'registry' | 'limits'> & { readonly permissions: Permissions },
+  request: Omit<ReadRequest, 'deadline' | 'rules'>,
+): RootQuery {
   const grants = grantsFor(engine.permissions, request.role);
   // The route's permission comes first, as in Strapi: a role that may not read a type learns nothing from its 400s.
   if (!grants.can(request.model.uid, request.action)) throw new ForbiddenError();
@@ -59,11 +65,12 @@ export function planRead(engine: Pick<ReadEngine, 'registry' | 'permissions' | '
 /** The compiled statements of a request, from the cache when this role already asked the same. */
 function planFor(engine: ReadEngine, request: ReadRequest): Plan {
   const key = PlanCache.key(request.role, request.model.uid, request.action, request.querystring);
-  const cached = engine.plans.get(key);
+  const { plans, permissions } = request.rules;
+  const cached = plans.get(key);
   if (cached) return cached;
-  const root = planRead(engine, request);
+  const root = planRead({ registry: engine.registry, limits: engine.limits, permissions }, request);
   const plan = { root, compiled: compileRequest(engine.executor.dialect, root) };
-  engine.plans.set(key, plan);
+  plans.set(key, plan);
   return plan;
 }
 

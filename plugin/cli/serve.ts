@@ -70,6 +70,12 @@ export async function run(args: string[]): Promise<number> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : values.port;
   process.stdout.write(`content-api listening on http://${values.host}:${port}/api\n`);
+  process.on('SIGHUP', () => {
+    api.reloadPermissions().then(
+      () => process.stdout.write('permissions.yaml reloaded\n'),
+      (error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  });
   await new Promise<void>((resolve) => {
     const stop = () => server.close(() => resolve());
     process.once('SIGINT', stop);

@@ -25,13 +25,17 @@ function explorerPage(): string {
 
 export function addExplorerRoutes(router: Router, engine: ReadEngine, options: RouterOptions): void {
   const page = explorerPage();
-  const role = (ctx: Context) => resolveRole(ctx, options.tokens, options.resolveRole, options.now());
+  const caller = async (ctx: Context) => {
+    const rules = engine.rules();
+    return { rules, role: await resolveRole(ctx, rules.tokens, options.resolveRole, options.now()) };
+  };
   router.get('/_explorer', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page;
   });
   router.get('/_explorer/schema', async (ctx) => {
-    ctx.body = explorerSchema(engine.registry, grantsFor(engine.permissions, await role(ctx)));
+    const { rules, role } = await caller(ctx);
+    ctx.body = explorerSchema(engine.registry, grantsFor(rules.permissions, role));
   });
   router.get('/_explorer/explain', async (ctx) => {
     const request = new URL(String(ctx.query.request ?? ''), 'http://localhost');
@@ -41,7 +45,8 @@ export function addExplorerRoutes(router: Router, engine: ReadEngine, options: R
       return;
     }
     try {
-      const root = planRead(engine, { ...route, querystring: request.search.slice(1), role: await role(ctx) });
+      const { rules, role } = await caller(ctx);
+      const root = planRead({ ...engine, permissions: rules.permissions }, { ...route, querystring: request.search.slice(1), role });
       const compiled = compileRequest(engine.executor.dialect, root);
       const statements = [{ label: 'entries', ...compiled.entries }, ...(compiled.count ? [{ label: 'count', ...compiled.count }] : [])];
       ctx.type = 'application/json';

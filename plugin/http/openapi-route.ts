@@ -6,20 +6,21 @@ import type { Context } from 'koa';
 import { grantsFor, type Permissions } from '../access/permissions.js';
 import { resolveRole } from '../access/role.js';
 import { generateOpenApi } from '../openapi/document.js';
-import type { Registry } from '../schema/registry.js';
+import type { ReadEngine } from '../read.js';
 import type { RouterOptions } from './router.js';
 
-export function openApiHandler(registry: Registry, permissions: () => Permissions, options: RouterOptions) {
+export function openApiHandler(engine: ReadEngine, options: RouterOptions) {
   // Keyed by the permissions object, so reloaded rules never serve a stale document.
   const documents = new WeakMap<Permissions, Map<string, string>>();
   return async (ctx: Context): Promise<void> => {
-    const role = await resolveRole(ctx, options.tokens, options.resolveRole, options.now());
-    const current = permissions();
+    const rules = engine.rules();
+    const role = await resolveRole(ctx, rules.tokens, options.resolveRole, options.now());
+    const current = rules.permissions;
     let byRole = documents.get(current);
     if (!byRole) documents.set(current, (byRole = new Map()));
     let document = byRole.get(role);
     if (document === undefined) {
-      document = JSON.stringify(generateOpenApi(registry, grantsFor(current, role), { prefix: options.prefix, maxLimit: options.maxLimit }));
+      document = JSON.stringify(generateOpenApi(engine.registry, grantsFor(current, role), { prefix: options.prefix, maxLimit: options.maxLimit }));
       byRole.set(role, document);
     }
     ctx.type = 'application/json';

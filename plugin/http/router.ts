@@ -8,7 +8,6 @@ import type { Context } from 'koa';
 import { NotFoundError } from '../errors.js';
 import { read, type ReadEngine } from '../read.js';
 import { resolveRole, type RoleResolver } from '../access/role.js';
-import type { TokenVerifier } from '../access/tokens.js';
 import type { Model } from '../schema/registry.js';
 import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
@@ -18,7 +17,6 @@ export interface RouterOptions {
   readonly prefix: string;
   readonly serverTiming: boolean;
   readonly resolveRole?: RoleResolver;
-  readonly tokens: TokenVerifier;
   readonly now: () => number;
   /** Serve `<prefix>/openapi.json` for the caller's role. */
   readonly openapi: boolean;
@@ -33,7 +31,7 @@ export interface RouterOptions {
 export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
   router.use(renderErrors);
-  if (options.openapi) router.get('/openapi.json', openApiHandler(engine.registry, () => engine.permissions, options));
+  if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
@@ -61,8 +59,9 @@ async function handle(
   id: number | null,
 ): Promise<void> {
   const deadline = Date.now() + options.timeout;
-  const role = await resolveRole(ctx, options.tokens, options.resolveRole, options.now());
-  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, deadline });
+  const rules = engine.rules();
+  const role = await resolveRole(ctx, rules.tokens, options.resolveRole, options.now());
+  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, rules, deadline });
   if (options.serverTiming) {
     ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
   }
