@@ -54,6 +54,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
+    // By name: the CLI loads no database code before a command needs it.
+    if (error instanceof Error && error.name === 'DatabaseUnavailable' && !verbose) {
+      process.stderr.write(`content-api ${name}: ${error.message}\n`);
+      return 1;
+    }
     const message = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
     process.stderr.write(`content-api ${name}: ${message}${verbose ? '' : ' (--verbose for details)'}\n`);
     return 1;

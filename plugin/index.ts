@@ -19,6 +19,7 @@ import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
 import { createExecutor, DEFAULT_TIMEOUT_MS } from './sql/execute.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-budget.js';
+import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
 import { storedDefaultLocale } from './storage/strapi-settings.js';
@@ -70,6 +71,11 @@ export interface ContentApiOptions {
    * shows their responses and SQL. For development: it shows the compiled SQL of any request.
    */
   explorer?: boolean;
+  /**
+   * How long connecting to PostgreSQL, or waiting for a pooled connection, may take in ms (default
+   * 2000): past it, a 503. For a database URL; a host's knex instance keeps its own settings.
+   */
+  connectTimeout?: number;
   /** A request's time budget in ms (default 10000): a statement still running then is stopped, and the answer is a 503. */
   timeout?: number;
   /** Largest response body in bytes (default 32 MB): a larger one is a 400 naming the populate to narrow. */
@@ -107,10 +113,15 @@ export interface ContentApi {
 export async function contentApi(options: ContentApiOptions): Promise<ContentApi> {
   const root = options.root ?? '.';
   const ownsDatabase = typeof options.database === 'string';
-  const knex = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
+  // With sync off, a SQLite file that does not exist is a mistake, not a database to create empty.
+  const knex =
+    typeof options.database === 'string'
+      ? openDatabase(options.database, { mustExist: options.sync === false, connectTimeout: options.connectTimeout })
+      : options.database;
   let registry: Registry;
   let permissions: Permissions;
   try {
+    await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
     registry = await loadSchema(root, { defaultLocale });
     permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);

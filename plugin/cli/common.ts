@@ -47,9 +47,9 @@ export function parseCommand<T extends Options, P extends boolean = false>(args:
 }
 
 /** The location of a database URL, with the folder of a SQLite file created. */
-export function prepareDatabase(url: string): DatabaseLocation {
+export function prepareDatabase(url: string, { create = true } = {}): DatabaseLocation {
   const location = parseDatabaseUrl(url);
-  if (location.client === 'sqlite' && location.target !== ':memory:') mkdirSync(dirname(location.target), { recursive: true });
+  if (create && location.client === 'sqlite' && location.target !== ':memory:') mkdirSync(dirname(location.target), { recursive: true });
   return location;
 }
 

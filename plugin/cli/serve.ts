@@ -35,7 +35,8 @@ function parseMilliseconds(text: string): number {
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
-  prepareDatabase(values.database);
+  // Without sync the database must already exist: its folder is not created either.
+  prepareDatabase(values.database, { create: !values['no-sync'] });
   const api = await contentApi({
     root: values.root,
     database: values.database,

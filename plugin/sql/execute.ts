@@ -77,7 +77,7 @@ function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const workers = options.sqliteReadWorkers ?? availableParallelism();
   const file = sqliteFile(knex);
   if (!file || workers <= 0) return inProcessSqliteExecutor(knex, options);
-  const pool = new SqlitePool({ filename: file, busyTimeout: options.timeout ?? DEFAULT_TIMEOUT_MS }, workers);
+  const pool = new SqlitePool({ filename: file }, workers);
   const admission = queueFor(pool.size, options);
   const run = async <T>(stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
     const release = await admission.acquire(deadline);
@@ -145,6 +145,22 @@ function unavailableOnBusy(error: unknown): unknown {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? new ServiceUnavailableError('The database is busy; retry later', 1) : error;
 }
 
+/** The server is unreachable, or no pooled connection came within the connect timeout. */
+function databaseUnavailable(error: unknown): ServiceUnavailableError {
+  return Object.assign(new ServiceUnavailableError('The database is unavailable; retry later', 2), { cause: error });
+}
+
+/**
+ * The connection broke under the statement: the server shut down or restarted (57P01–57P03),
+ * the connection failed (class 08), or the socket closed. pg marks such a connection and knex's
+ * pool discards it; the next request connects afresh.
+ */
+function connectionLost(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (/^57P0[1-3]$/.test(code) || code.startsWith('08') || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code))) return true;
+  return typeof message === 'string' && /Connection terminated|connection is closed|not queryable/i.test(message);
+}
+
 interface PostgresConnection {
   query(config: { text: string; values: readonly unknown[]; rowMode: 'array'; name?: string }): Promise<{ rows: unknown[][] }>;
   query(text: string): Promise<unknown>;
@@ -159,7 +175,13 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const timed = new WeakSet<object>();
   const column = async (statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]> => {
     const release = await admission.acquire(deadline);
-    const connection = (await knex.client.acquireConnection()) as PostgresConnection;
+    let connection: PostgresConnection;
+    try {
+      connection = (await knex.client.acquireConnection()) as PostgresConnection;
+    } catch (error) {
+      release();
+      throw databaseUnavailable(error);
+    }
     try {
       if (!timed.has(connection)) {
         await connection.query(`SET statement_timeout = ${Math.max(1, Math.floor(timeout))}`);
@@ -181,7 +203,7 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
     } catch (error) {
       // 57014: canceled by statement_timeout.
       if ((error as { code?: unknown }).code === '57014') throw new ServiceUnavailableError('The request did not complete in time', 1);
-      throw error;
+      throw connectionLost(error) ? databaseUnavailable(error) : error;
     } finally {
       await knex.client.releaseConnection(connection);
       release();

@@ -10,8 +10,6 @@ import { SqliteStatements } from './sqlite-statements.js';
 
 export interface WorkerSetup {
   readonly filename: string;
-  /** How long a statement waits for another connection's write lock (ms). */
-  readonly busyTimeout: number;
 }
 
 export interface WorkerRequest {
@@ -19,6 +17,8 @@ export interface WorkerRequest {
   readonly mode: 'column' | 'joined';
   readonly sql: string;
   readonly values: readonly unknown[];
+  /** When the request must be answered by (epoch ms). */
+  readonly deadline: number;
 }
 
 export type WorkerResponse =
@@ -26,20 +26,45 @@ export type WorkerResponse =
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
 const setup = workerData as WorkerSetup;
-const database = new Database(setup.filename, { fileMustExist: true, timeout: setup.busyTimeout });
+// No busy timeout in SQLite itself: a thread terminated while SQLite sleeps in its busy handler
+// aborts the whole process when the wait ends in an error. Waits for another connection's write
+// lock happen here instead, in short pauses, and end before the request's deadline.
+const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 });
 database.pragma('query_only = ON');
 registerSqlFunctions(database as unknown as SqliteConnection);
 const statements = new SqliteStatements(database);
 parentPort!.postMessage('ready');
 
+const BUSY_PAUSE_MS = 5;
+/** A busy worker gives up this long before the deadline, before the pool stops its thread. */
+const GIVE_UP_BEFORE_DEADLINE_MS = 25;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/** Runs `work`, retried while another connection holds the lock and the deadline allows. */
+function whenUnlocked<T>(request: WorkerRequest, work: () => T): T {
+  for (;;) {
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + BUSY_PAUSE_MS >= request.deadline - GIVE_UP_BEFORE_DEADLINE_MS) throw error;
+      Atomics.wait(pause, 0, 0, BUSY_PAUSE_MS);
+    }
+  }
+}
+
 parentPort!.on('message', (request: WorkerRequest) => {
   const started = performance.now();
   try {
     if (request.mode === 'column') {
-      const column = statements.column(request.sql, request.values);
+      const column = whenUnlocked(request, () => statements.column(request.sql, request.values));
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
-      const { bytes, rows } = statements.joined(request.sql, request.values);
+      const { bytes, rows } = whenUnlocked(request, () => statements.joined(request.sql, request.values));
       const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, milliseconds: performance.now() - started };
       parentPort!.postMessage(response, [bytes.buffer as ArrayBuffer]);
     }

@@ -2,6 +2,7 @@
  * Database URLs and knex instances. `sqlite:<path>` opens (or creates) a SQLite file through
  * better-sqlite3; `postgres://…` or `postgresql://…` connects to PostgreSQL through pg.
  */
+import { existsSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { registerSqlFunctions, type SqliteConnection } from './sql-functions.js';
 
@@ -11,6 +12,15 @@ export interface DatabaseLocation {
   readonly client: DatabaseClient;
   /** sqlite: the file path (or `:memory:`); postgres: the connection string. */
   readonly target: string;
+}
+
+/** A database that cannot be opened or reached, said in one line that names it. */
+export class DatabaseUnavailable extends Error {
+  override readonly name = 'DatabaseUnavailable';
+}
+
+function isMemory(target: string): boolean {
+  return target === ':memory:' || target.startsWith('file::memory:');
 }
 
 export function parseDatabaseUrl(url: string): DatabaseLocation {
@@ -32,14 +42,31 @@ export function clientOf(knex: Knex): DatabaseClient {
 export interface OpenOptions {
   /** Largest PostgreSQL pool (default 10). */
   poolSize?: number;
+  /** How long connecting to PostgreSQL, or waiting for a pooled connection, may take in ms (default 2000). */
+  connectTimeout?: number;
+  /** Refuse to create a SQLite file that does not exist (default false). */
+  mustExist?: boolean;
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+
+/**
+ * knex prints pool errors (a refused connection, with its stack) to the console; the plugin
+ * reports them itself, as a 503 to the caller or as one line from the CLI.
+ */
+const quietLog = { warn() {}, error() {}, deprecate() {}, debug() {} };
 
 export function openDatabase(url: string | DatabaseLocation, options: OpenOptions = {}): Knex {
   const location = typeof url === 'string' ? parseDatabaseUrl(url) : url;
   if (location.client === 'sqlite') {
+    // better-sqlite3 creates a missing file on first use, and knex cannot pass it fileMustExist.
+    if (options.mustExist && !isMemory(location.target) && !existsSync(location.target)) {
+      throw new DatabaseUnavailable(`the SQLite database ${location.target} does not exist (it is created only when the schema is synced)`);
+    }
     return knexFactory({
       client: 'better-sqlite3',
       connection: { filename: location.target },
+      log: quietLog,
       useNullAsDefault: true,
       pool: {
         afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
@@ -51,9 +78,13 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
       },
     });
   }
+  const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   return knexFactory({
     client: 'pg',
-    connection: location.target,
+    // Without a bound, a connection to an unreachable host waits for the kernel's TCP timeout.
+    connection: { connectionString: location.target, connectionTimeoutMillis: connectTimeout },
+    acquireConnectionTimeout: connectTimeout,
+    log: quietLog,
     pool: {
       min: 0,
       max: options.poolSize ?? 10,

@@ -1,0 +1,84 @@
+/**
+ * A PostgreSQL server of the test's own (initdb in a temporary folder, on a spare loopback port),
+ * which the test may stop and start without touching the shared server the other suites use.
+ * Debian's server binaries are found under /usr/lib/postgresql/<version>/bin; when running as
+ * root, the server runs as the `postgres` user, since PostgreSQL refuses to run as root.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './server.js';
+
+export interface OwnPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  start(): Promise<void>;
+  /** A fast shutdown: open connections are closed by the server. */
+  stop(): Promise<void>;
+  /** Stops the server and removes its folder. */
+  destroy(): Promise<void>;
+}
+
+/** The folder of Debian's newest PostgreSQL server binaries, or null when none is installed. */
+export function postgresBinaries(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const bin = join(root, version, 'bin');
+    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'))) return bin;
+  }
+  return null;
+}
+
+/** Why an own server cannot be made here, or null when it can. */
+export function ownPostgresUnavailable(): string | null {
+  if (!postgresBinaries()) return 'PostgreSQL server binaries (/usr/lib/postgresql/*/bin) are not installed';
+  if (userInfo().uid === 0) {
+    try {
+      execFileSync('id', ['postgres'], { stdio: 'ignore' });
+    } catch {
+      return 'running as root without a postgres user to run the server as';
+    }
+  }
+  return null;
+}
+
+export async function createOwnPostgres(): Promise<OwnPostgres> {
+  const bin = postgresBinaries()!;
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'content-api-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  // Asynchronous, so that requests under test keep being sent while the server stops and starts.
+  const run = async (program: string, args: string[]): Promise<void> => {
+    const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
+    await promisify(execFile)(command as string, argv as string[], { timeout: 60_000 });
+  };
+  await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    async destroy() {
+      try {
+        await stop();
+      } catch {
+        // Already stopped.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
