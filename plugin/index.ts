@@ -15,7 +15,7 @@ import { createAccessRules } from './access/rules.js';
 import { watchFile } from './access/watch-file.js';
 import { createRouter } from './http/router.js';
 import { methodErrorsAsJson, notFound } from './http/errors.js';
-import { cacheControlPolicy, type CacheControlOption } from './http/cache-control.js';
+import { cacheControlPolicy, type CacheControlOption, type CacheControlPolicy } from './http/cache-control.js';
 import { corsMiddleware, type CorsOptions } from './http/cors.js';
 import { databaseAnswers, DEFAULT_HEALTH_PATHS, healthRoutes, type HealthPaths } from './http/health.js';
 import { withOperations } from './http/operations.js';
@@ -145,10 +145,12 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
       : options.database;
   let registry: Registry;
   let permissions: Permissions;
+  let cacheControl: CacheControlPolicy;
   try {
     await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
     registry = await loadSchema(root, { defaultLocale });
+    cacheControl = cacheControlPolicy(options.cacheControl, registry);
     permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
     if (options.sync !== false) await syncSchema(knex, registry);
     // Readers in worker threads and a writer then never block each other. Only on a database the
@@ -188,7 +190,6 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const reportReloadError = options.onPermissionsError ?? ((error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`));
   const watcher = options.watchPermissions === false ? null : watchFile(permissionsFile, () => reloadPermissions().catch(reportReloadError));
   const prefix = options.prefix ?? '/api';
-  const cacheControl = cacheControlPolicy(options.cacheControl, registry);
   const statsByRequest = new WeakMap<Context, ExecutionStats>();
   const router = createRouter(engine, {
     prefix,
