@@ -101,6 +101,14 @@ for (const kind of testDatabaseKinds()) {
       expect(fixed.body.data?.[0]?.attributes, server.output()).to.deep.equal({ motto: null, tagline: 'Eat well' });
     });
 
+    it('rebuilds on SIGHUP', async () => {
+      const reloads = server.output().split('schema reloaded').length - 1;
+      server.child.kill('SIGHUP');
+      const text = await printed(server, /schema reloaded/g, reloads + 1);
+      expect(text.split('schema reloaded').length - 1, text).to.equal(reloads + 1);
+      expect((await fetch(`${server.baseUrl}/api/categories`)).status).to.equal(200);
+    });
+
     it('puts a permissions edit in force', async () => {
       const permissions = join(root, 'permissions.yaml');
       writeFileSync(permissions, readFileSync(permissions, 'utf8').replace('    category: [find, findOne]\n    restaurant: [findOne]', '    restaurant: [findOne]'));
