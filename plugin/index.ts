@@ -116,7 +116,11 @@ export interface ContentApiOptions {
 }
 
 export interface ContentApi {
-  /** The Koa middleware serving the routes. */
+  /**
+   * The Koa middleware serving the routes, and on the API's own paths only: the health routes,
+   * CORS, the request log, ETags and Cache-Control (see the `health`, `cors`, `logger` and
+   * `cacheControl` options).
+   */
   routes(): Middleware;
   /** 405 (with `Allow`) and 501 answers for other methods on the API's paths, in the error envelope. */
   allowedMethods(): Middleware;
