@@ -82,9 +82,9 @@ export interface ContentApiOptions {
   maxResponseBytes?: number;
   /** Statements running at once (default 4 per core; on SQLite, one per read worker); the others wait their turn. */
   maxConcurrentStatements?: number;
-  /** Statements waiting their turn before new requests get a 503 with Retry-After (default 16 per running statement). */
+  /** Statements waiting their turn before new requests get a 503 with Retry-After (default 64 per running statement). */
   maxQueuedStatements?: number;
-  /** SQLite read worker threads (default: one per core); 0 runs reads on the event loop, as in-memory databases do. */
+  /** SQLite read worker threads (default: one per core, and one that only light statements may take); 0 runs reads on the event loop, as in-memory databases do. */
   sqliteReadWorkers?: number;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;

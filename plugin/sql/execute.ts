@@ -17,7 +17,8 @@ import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import type { Statement } from './compile.js';
 import { SqlitePool } from './sqlite-pool.js';
-import { SqliteStatements, type JoinedRows, type SqliteReadConnection } from './sqlite-statements.js';
+import { StatementCosts } from './statement-costs.js';
+import { joinStrings, SqliteStatements, type JoinedRows, type SqliteReadConnection } from './sqlite-statements.js';
 
 export type { JoinedRows } from './sqlite-statements.js';
 
@@ -31,8 +32,8 @@ export interface Executor {
   readonly dialect: Dialect;
   /** The first column of every row. */
   column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
-  /** The first column of every row as UTF-8 bytes, joined with commas. */
-  joined(statement: Statement, stats: ExecutionStats, deadline: number): Promise<JoinedRows>;
+  /** The first column of every row as UTF-8 bytes, joined with commas; nothing is joined when they measure more than `maxBytes`. */
+  joined(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number): Promise<JoinedRows>;
   /** Settles once the executor can run statements (the read workers have opened the database). */
   ready(): Promise<void>;
   /** Stops the read workers. */
@@ -44,9 +45,9 @@ export interface ExecutionOptions {
   readonly timeout?: number;
   /** Statements running at once (default 4 per core; on SQLite, one per read worker). */
   readonly maxConcurrentStatements?: number;
-  /** Statements waiting their turn before new ones are refused (default 16 per running one). */
+  /** Statements waiting their turn before new ones are refused (default 64 per running one). */
   readonly maxQueuedStatements?: number;
-  /** SQLite read worker threads (default: one per core; 0 runs statements on the event loop). */
+  /** SQLite read worker threads (default: one per core and one for light statements; 0 runs statements on the event loop). */
   readonly sqliteReadWorkers?: number;
 }
 
@@ -62,8 +63,8 @@ export function createExecutor(knex: Knex, options: ExecutionOptions = {}): Exec
   return clientOf(knex) === 'postgres' ? postgresExecutor(knex, options) : sqliteExecutor(knex, options);
 }
 
-function queueFor(limit: number, options: ExecutionOptions): AdmissionQueue {
-  return new AdmissionQueue(limit, options.maxQueuedStatements ?? limit * 16);
+function queueFor(limit: number, heavyLimit: number, options: ExecutionOptions): AdmissionQueue {
+  return new AdmissionQueue(limit, options.maxQueuedStatements ?? limit * 64, Math.max(1, Math.min(limit, heavyLimit)));
 }
 
 /** The file a SQLite knex instance opens; null for in-memory databases, which workers cannot share. */
@@ -74,16 +75,19 @@ function sqliteFile(knex: Knex): string | null {
 }
 
 function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
-  const workers = options.sqliteReadWorkers ?? availableParallelism();
+  // One thread per core for heavy statements, and one more that only light ones may take.
+  const workers = options.sqliteReadWorkers ?? availableParallelism() + 1;
   const file = sqliteFile(knex);
   if (!file || workers <= 0) return inProcessSqliteExecutor(knex, options);
   const pool = new SqlitePool({ filename: file }, workers);
-  const admission = queueFor(pool.size, options);
-  const run = async <T>(stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
-    const release = await admission.acquire(deadline);
+  const admission = queueFor(pool.size, pool.size - 1, options);
+  const costs = new StatementCosts();
+  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
+    const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
     try {
       const { value, milliseconds } = await work();
       admission.record(milliseconds);
+      costs.record(statement.sql, milliseconds);
       stats.statements += 1;
       stats.milliseconds += milliseconds;
       return value;
@@ -95,8 +99,8 @@ function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
   };
   return {
     dialect: sqliteDialect,
-    column: (statement, stats, deadline) => run(stats, deadline, () => pool.column(statement.sql, statement.values, deadline)),
-    joined: (statement, stats, deadline) => run(stats, deadline, () => pool.joined(statement.sql, statement.values, deadline)),
+    column: (statement, stats, deadline) => run(statement, stats, deadline, () => pool.column(statement.sql, statement.values, deadline)),
+    joined: (statement, stats, deadline, maxBytes = Infinity) => run(statement, stats, deadline, () => pool.joined(statement.sql, statement.values, deadline, maxBytes)),
     ready: () => pool.ready,
     close: () => pool.close(),
   };
@@ -105,7 +109,7 @@ function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
 /** On the event loop, through knex's connection: for in-memory databases, or when asked. No deadline can stop a statement here. */
 function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const runners = new WeakMap<object, SqliteStatements>();
-  const admission = queueFor(1, options);
+  const admission = queueFor(1, 1, options);
   const run = async <T>(stats: ExecutionStats, deadline: number, work: (statements: SqliteStatements) => T): Promise<T> => {
     const release = await admission.acquire(deadline);
     const connection = (await knex.client.acquireConnection()) as SqliteReadConnection;
@@ -133,7 +137,7 @@ function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executo
   return {
     dialect: sqliteDialect,
     column: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.column(statement.sql, statement.values)),
-    joined: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.joined(statement.sql, statement.values)),
+    joined: (statement, stats, deadline, maxBytes = Infinity) => run(stats, deadline, (statements) => statements.joined(statement.sql, statement.values, maxBytes)),
     ready: async () => undefined,
     close: async () => undefined,
   };
@@ -170,11 +174,13 @@ interface PostgresConnection {
 
 function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-  const admission = queueFor(options.maxConcurrentStatements ?? 4 * availableParallelism(), options);
+  // Heavy statements at most one per core: the server's processes then leave room for light ones.
+  const admission = queueFor(options.maxConcurrentStatements ?? 4 * availableParallelism(), availableParallelism(), options);
+  const costs = new StatementCosts();
   // The deadline is the connection's statement_timeout, set once per connection the plugin uses.
   const timed = new WeakSet<object>();
   const column = async (statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]> => {
-    const release = await admission.acquire(deadline);
+    const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
     let connection: PostgresConnection;
     try {
       connection = (await knex.client.acquireConnection()) as PostgresConnection;
@@ -197,6 +203,7 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
       const result = await connection.query({ text: statement.sql, values: statement.values, rowMode: 'array', name });
       const milliseconds = performance.now() - started;
       admission.record(milliseconds);
+      costs.record(statement.sql, milliseconds);
       stats.statements += 1;
       stats.milliseconds += milliseconds;
       return result.rows.map((row) => row[0]);
@@ -212,10 +219,8 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
   return {
     dialect: postgresDialect,
     column,
-    async joined(statement, stats, deadline) {
-      const rows = (await column(statement, stats, deadline)) as string[];
-      return { bytes: Buffer.from(rows.join(',')), rows: rows.length };
-    },
+    // pg hands rows over as strings; they are measured before anything is encoded, and encoded once into one buffer.
+    joined: async (statement, stats, deadline, maxBytes = Infinity) => joinStrings((await column(statement, stats, deadline)) as string[], maxBytes),
     ready: async () => undefined,
     close: async () => undefined,
   };
