@@ -18,7 +18,7 @@ import { sqliteDialect } from './dialect/sqlite.js';
 import type { Statement } from './compile.js';
 import { SqlitePool } from './sqlite-pool.js';
 import { StatementCosts } from './statement-costs.js';
-import { joinStrings, SqliteStatements, type JoinedRows, type SqliteReadConnection } from './sqlite-statements.js';
+import { SqliteStatements, type JoinedRows, type SqliteReadConnection } from './sqlite-statements.js';
 
 export type { JoinedRows } from './sqlite-statements.js';
 
@@ -165,6 +165,24 @@ function connectionLost(error: unknown): boolean {
   return typeof message === 'string' && /Connection terminated|connection is closed|not queryable/i.test(message);
 }
 
+/**
+ * The entries joined by PostgreSQL itself into one value, with their byte length and count: the
+ * driver then decodes one string instead of a string per entry, and a result above the budget
+ * comes back as its size alone, so that a stranger's 49 MB populate never lands in this process's
+ * memory (where its strings cost collection pauses to every request beside it). The aggregate
+ * reads the entries in the order of their sorted subquery, as PostgreSQL does when nothing is
+ * joined at the outer level.
+ */
+function joinedInDatabase(statement: Statement, maxBytes: number): Statement {
+  const budget = `$${statement.values.length + 1}::bigint`;
+  return {
+    sql:
+      `SELECT CASE WHEN octet_length(joined) > ${budget} THEN NULL ELSE joined END, coalesce(octet_length(joined), 0), entries ` +
+      `FROM (SELECT string_agg(entry::text, ',') AS joined, count(*) AS entries FROM (${statement.sql}) AS listed(entry)) AS counted`,
+    values: [...statement.values, Number.isFinite(maxBytes) ? maxBytes : Number.MAX_SAFE_INTEGER],
+  };
+}
+
 interface PostgresConnection {
   query(config: { text: string; values: readonly unknown[]; rowMode: 'array'; name?: string }): Promise<{ rows: unknown[][] }>;
   query(text: string): Promise<unknown>;
@@ -179,7 +197,8 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const costs = new StatementCosts();
   // The deadline is the connection's statement_timeout, set once per connection the plugin uses.
   const timed = new WeakSet<object>();
-  const column = async (statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]> => {
+  /** The first `width` columns of every row (the first column alone when `width` is 1). */
+  const column = async (statement: Statement, stats: ExecutionStats, deadline: number, width = 1): Promise<unknown[]> => {
     const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
     let connection: PostgresConnection;
     try {
@@ -206,7 +225,7 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
       costs.record(statement.sql, milliseconds);
       stats.statements += 1;
       stats.milliseconds += milliseconds;
-      return result.rows.map((row) => row[0]);
+      return width === 1 ? result.rows.map((row) => row[0]) : result.rows;
     } catch (error) {
       // 57014: canceled by statement_timeout.
       if ((error as { code?: unknown }).code === '57014') throw new ServiceUnavailableError('The request did not complete in time', 1);
@@ -219,8 +238,11 @@ function postgresExecutor(knex: Knex, options: ExecutionOptions): Executor {
   return {
     dialect: postgresDialect,
     column,
-    // pg hands rows over as strings; they are measured before anything is encoded, and encoded once into one buffer.
-    joined: async (statement, stats, deadline, maxBytes = Infinity) => joinStrings((await column(statement, stats, deadline)) as string[], maxBytes),
+    async joined(statement, stats, deadline, maxBytes = Infinity) {
+      const [row] = (await column(joinedInDatabase(statement, maxBytes), stats, deadline, 3)) as [string | null, string, number][];
+      const [body, size, rows] = row!;
+      return { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: Number(rows), size: Number(size) };
+    },
     ready: async () => undefined,
     close: async () => undefined,
   };

@@ -23,20 +23,6 @@ export interface JoinedRows {
   readonly size: number;
 }
 
-/** Joins strings as UTF-8 with commas, measuring first: above `maxBytes`, nothing is encoded. */
-export function joinStrings(rows: readonly string[], maxBytes: number): JoinedRows {
-  let size = Math.max(0, rows.length - 1);
-  for (const row of rows) size += Buffer.byteLength(row);
-  if (size > maxBytes) return { bytes: Buffer.alloc(0), rows: rows.length, size };
-  const bytes = Buffer.allocUnsafe(size);
-  let offset = 0;
-  rows.forEach((row, index) => {
-    if (index) bytes[offset++] = 0x2c;
-    offset += bytes.write(row, offset);
-  });
-  return { bytes, rows: rows.length, size };
-}
-
 export class SqliteStatements {
   private readonly cache = new Map<string, Prepared>();
 
