@@ -1,0 +1,3 @@
+// The write cases recorded from the reference (record.mjs), in the order they are sent.
+export const readBackQuery = {};
+export const groups = [];
