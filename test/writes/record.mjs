@@ -2,7 +2,7 @@
 // Records how the reference, Strapi 4.26.2, answers the write cases of cases.source.mjs, as the
 // expectations the plugin's write replay compares against. Run by hand, never by `npm test`:
 //
-//   node test/writes/record.mjs [--port 4502] [--out test/writes/recorded]
+//   node test/writes/record.mjs [--port 4502] [--out test/writes/recorded] [--keep]
 //
 // Every run starts from a fresh copy of the small conformance fixture with a full-access API token
 // inserted, serves it with the reference (../shared/oracle/serve.sh; install.sh first), sends the
@@ -96,13 +96,12 @@ async function send(request) {
   }
   const response = await fetch(base + request.path, { method: request.method, headers, body });
   const text = await response.text();
-  let json;
   try {
-    json = text === '' ? null : JSON.parse(text);
+    return { status: response.status, response: text === '' ? null : JSON.parse(text) };
   } catch {
-    json = { unparsed: text };
+    // A few answers are not JSON at all (the router's 405 is plain text): kept as text.
+    return { status: response.status, response: null, responseText: text };
   }
-  return { status: response.status, response: json };
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -121,42 +120,53 @@ function normalize(value, runStartedAt) {
 }
 
 /** The path to read a written entry back: the case's own, or the entry by id with the type's populate. */
-function readBackPath(testCase, request, result, ids) {
+function readBackPath(testCase, request, result, saved) {
   if (testCase.readBack === false) return undefined;
-  if (typeof testCase.readBack === 'function') return testCase.readBack(ids, result.response);
+  if (typeof testCase.readBack === 'function') return testCase.readBack(saved, result.response);
   if (typeof testCase.readBack === 'string') return testCase.readBack;
   const [pathname] = request.path.split('?');
   const plural = pathname.split('/')[2];
   if (request.method === 'DELETE') return result.status < 300 ? pathname : undefined;
-  const id = result.response?.data?.id ?? (request.method === 'PUT' ? pathname.split('/')[3] : undefined);
+  const id = writtenId(result) ?? (request.method === 'PUT' ? pathname.split('/')[3] : undefined);
   if (id === undefined || !readBackQuery[plural]) return undefined;
   return `/api/${plural}/${id}?${readBackQuery[plural]}`;
 }
 
-function resolveValue(value, ids) {
-  return typeof value === 'function' ? value(ids) : value;
+/** The written entry's id: in the envelope, or at the top level for the localizations route's bare entry. */
+function writtenId(result) {
+  if (result.status >= 300) return undefined;
+  return result.response?.data?.id ?? result.response?.id;
+}
+
+function resolveValue(value, saved) {
+  return typeof value === 'function' ? value(saved) : value;
 }
 
 async function runCases(runStartedAt) {
-  const ids = {};
+  const saved = {};
   const recorded = [];
   let seq = 0;
   for (const group of groups) {
     const cases = [];
     for (const testCase of group.cases) {
       seq += 1;
-      const request = { method: testCase.method, path: resolveValue(testCase.path, ids) };
-      if (testCase.rawBody !== undefined) request.rawBody = resolveValue(testCase.rawBody, ids);
-      else if (testCase.body !== undefined) request.body = resolveValue(testCase.body, ids);
+      const request = { method: testCase.method, path: resolveValue(testCase.path, saved) };
+      if (testCase.rawBody !== undefined) request.rawBody = resolveValue(testCase.rawBody, saved);
+      else if (testCase.body !== undefined) request.body = resolveValue(testCase.body, saved);
       if (testCase.headers) request.headers = testCase.headers;
       if (testCase.token) request.token = testCase.token;
       const result = await send(request);
-      if (testCase.save && result.response?.data?.id !== undefined) ids[testCase.save] = result.response.data.id;
       const entry = { seq, name: testCase.name, request, status: result.status, response: result.response };
-      const path = readBackPath(testCase, request, result, ids);
+      if (result.responseText !== undefined) entry.responseText = result.responseText;
+      const path = readBackPath(testCase, request, result, saved);
       if (path) {
         const back = await send({ method: 'GET', path });
         entry.readBack = { path, status: back.status, response: back.response };
+        if (back.responseText !== undefined) entry.readBack.responseText = back.responseText;
+      }
+      // Later cases address what this one wrote (its id, its components' ids) through `saved`.
+      if (testCase.save) {
+        saved[testCase.save] = { id: writtenId(result), response: result.response, readBack: entry.readBack?.response };
       }
       if (testCase.note) entry.note = testCase.note;
       cases.push(normalize(entry, runStartedAt));
@@ -194,7 +204,9 @@ async function main() {
   } finally {
     child.kill('SIGTERM');
     await Promise.race([child.exited, new Promise((done) => setTimeout(done, 10_000))]);
-    rmSync(dir, { recursive: true, force: true });
+    // --keep leaves the database the run wrote, to look at what the API does not show (hashes, private values).
+    if (process.argv.includes('--keep')) console.log(`database kept: ${join(dir, 'shadow', '.tmp', 'data.db')}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
