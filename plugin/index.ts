@@ -36,6 +36,13 @@ export interface ContentApiOptions {
   root?: string;
   /** `sqlite:<path>`, `postgres://…`, or a knex instance the host owns. */
   database: string | Knex;
+  /**
+   * PostgreSQL read replicas (`postgres://…` URLs, or knex instances the host owns): reads are
+   * spread over them in turn, and go to `database` only when no replica answers. A replica that
+   * fails is set aside for a few seconds, its share going to the others. Reads may lag behind the
+   * primary by the replication delay.
+   */
+  replicas?: readonly (string | Knex)[];
   /** Create the missing tables, columns and indexes at start (default true); never drops anything. */
   sync?: boolean;
   /** Route prefix (default `/api`). */
@@ -133,7 +140,17 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
+  const replicas = (options.replicas ?? []).map((replica) =>
+    typeof replica === 'string' ? openDatabase(replica, { connectTimeout: options.connectTimeout }) : replica,
+  );
+  const ownedReplicas = replicas.filter((_, index) => typeof options.replicas![index] === 'string');
+  if (replicas.some((replica) => clientOf(replica) !== 'postgres') || (replicas.length && clientOf(knex) !== 'postgres')) {
+    await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
+    if (ownsDatabase) await knex.destroy();
+    throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database');
+  }
   const executor = createExecutor(knex, {
+    replicas,
     timeout: options.timeout,
     maxConcurrentStatements: options.maxConcurrentStatements,
     maxQueuedStatements: options.maxQueuedStatements,
@@ -187,6 +204,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     async close() {
       watcher?.close();
       await executor.close();
+      await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
       if (ownsDatabase) await knex.destroy();
     },
   };
