@@ -20,7 +20,7 @@ export interface BenchEngine {
   stop(): Promise<void>;
 }
 
-const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+export const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 
 export async function prepareEngines(): Promise<BenchEngine[]> {
   const dir = mkdtempSync(join(tmpdir(), 'content-api-bench-'));

@@ -46,6 +46,13 @@ export interface ContentApiOptions {
   root?: string;
   /** `sqlite:<path>`, `postgres://…`, or a knex instance the host owns. */
   database: string | Knex;
+  /**
+   * PostgreSQL read replicas (`postgres://…` URLs, or knex instances the host owns): reads are
+   * spread over them in turn, and go to `database` only when no replica answers. A replica that
+   * fails is set aside for a few seconds, its share going to the others. Reads may lag behind the
+   * primary by the replication delay.
+   */
+  replicas?: readonly (string | Knex)[];
   /** Create the missing tables, columns and indexes at start (default true); never drops anything. */
   sync?: boolean;
   /** Route prefix (default `/api`). */
@@ -92,9 +99,9 @@ export interface ContentApiOptions {
   maxResponseBytes?: number;
   /** Statements running at once (default 4 per core; on SQLite, one per read worker); the others wait their turn. */
   maxConcurrentStatements?: number;
-  /** Statements waiting their turn before new requests get a 503 with Retry-After (default 16 per running statement). */
+  /** Statements waiting their turn before new requests get a 503 with Retry-After (default 64 per running statement). */
   maxQueuedStatements?: number;
-  /** SQLite read worker threads (default: one per core); 0 runs reads on the event loop, as in-memory databases do. */
+  /** SQLite read worker threads (default: one per core, and one that only light statements may take); 0 runs reads on the event loop, as in-memory databases do. */
   sqliteReadWorkers?: number;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;
@@ -164,7 +171,17 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
+  const replicas = (options.replicas ?? []).map((replica) =>
+    typeof replica === 'string' ? openDatabase(replica, { connectTimeout: options.connectTimeout }) : replica,
+  );
+  const ownedReplicas = replicas.filter((_, index) => typeof options.replicas![index] === 'string');
+  if (replicas.some((replica) => clientOf(replica) !== 'postgres') || (replicas.length && clientOf(knex) !== 'postgres')) {
+    await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
+    if (ownsDatabase) await knex.destroy();
+    throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database');
+  }
   const executor = createExecutor(knex, {
+    replicas,
     timeout: options.timeout,
     maxConcurrentStatements: options.maxConcurrentStatements,
     maxQueuedStatements: options.maxQueuedStatements,
@@ -232,6 +249,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     async close() {
       watcher?.close();
       await executor.close();
+      await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
       if (ownsDatabase) await knex.destroy();
     },
   };

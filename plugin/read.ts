@@ -87,10 +87,10 @@ export async function read(engine: ReadEngine, request: ReadRequest): Promise<Re
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   // Both statements are sent at once: on PostgreSQL they run side by side on two connections.
   const [entries, count] = await Promise.all([
-    engine.executor.joined(withId(compiled.entries, request.id), stats, request.deadline),
+    engine.executor.joined(withId(compiled.entries, request.id), stats, request.deadline, engine.maxResponseBytes),
     compiled.count ? engine.executor.column(compiled.count, stats, request.deadline) : null,
   ]);
-  checkResponseSize(root, entries.bytes.length, engine.maxResponseBytes);
+  checkResponseSize(root, entries.size, engine.maxResponseBytes);
   if (root.action === 'findOne' || root.model.kind === 'singleType') {
     if (!entries.rows) throw new NotFoundError();
     return { body: entryBody(entries.bytes), stats };

@@ -7,11 +7,11 @@ import { loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
-import type { Registry } from '../schema/registry.js';
 import { compileRequest, type Statement } from '../sql/compile.js';
 import { postgresDialect } from '../sql/dialect/postgres.js';
 import { sqliteDialect } from '../sql/dialect/sqlite.js';
 import { ApiError } from '../errors.js';
+import { matchRoute } from '../http/route-match.js';
 import { parseCommand, UsageError } from './common.js';
 
 const USAGE = "usage: content-api explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R]\n";
@@ -51,13 +51,4 @@ export async function run(args: string[]): Promise<number> {
 
 function printStatement(label: string, statement: Statement): void {
   process.stdout.write(`-- ${label}\n${statement.sql};\n-- parameters: ${JSON.stringify(statement.values, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))}\n`);
-}
-
-/** The model and action a path names: `<prefix>/<plural>[/<id>]` or `<prefix>/<singular>`. */
-export function matchRoute(registry: Registry, prefix: string, pathname: string) {
-  if (!pathname.startsWith(`${prefix}/`)) return null;
-  const [name, id, ...rest] = pathname.slice(prefix.length + 1).split('/');
-  const model = registry.routes.get(name);
-  if (!model || rest.length || (id !== undefined && (model.kind === 'singleType' || !/^[1-9]\d{0,15}$/.test(id)))) return null;
-  return { model, action: id === undefined ? ('find' as const) : ('findOne' as const), id: id === undefined ? null : Number(id) };
 }

@@ -10,7 +10,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { grantsFor } from '../access/permissions.js';
 import { resolveRole } from '../access/role.js';
-import { matchRoute } from '../cli/explain.js';
+import { matchRoute } from './route-match.js';
 import { ApiError } from '../errors.js';
 import { explorerSchema } from '../explorer/schema-summary.js';
 import { planRead, type ReadEngine } from '../read.js';

@@ -1,13 +1,17 @@
 /**
- * Admission control: at most `limit` statements run at once; the others wait in a bounded FIFO
- * queue. A request that finds the queue full, or that would wait past its deadline (estimated
- * from its place in the queue and the recent statement times), is answered 503 with Retry-After
- * at once, instead of piling up work nobody will wait for.
+ * Admission control: at most `limit` statements run at once, and at most `heavyLimit` heavy ones
+ * (statement-costs.ts), so that light statements always find a free slot beside a flood of heavy
+ * ones. The others wait in a bounded queue, first come first served within what may run: a light
+ * statement is not held behind heavy ones that wait for a heavy slot. A request that finds the
+ * queue full, or that would wait past its deadline (estimated from its place in the queue and the
+ * recent statement times), is answered 503 with Retry-After at once, instead of piling up work
+ * nobody will wait for.
  */
 import { ServiceUnavailableError } from '../errors.js';
 
 interface Waiter {
   readonly deadline: number;
+  readonly heavy: boolean;
   admit(): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -18,6 +22,7 @@ const SMOOTHING = 0.2;
 
 export class AdmissionQueue {
   private active = 0;
+  private heavyActive = 0;
   private readonly waiting: Waiter[] = [];
   /** Recent statement time, smoothed (ms). */
   private averageMs = 5;
@@ -25,13 +30,15 @@ export class AdmissionQueue {
   constructor(
     readonly limit: number,
     readonly maxQueue: number,
+    /** Heavy statements running at once (default: all but one slot). */
+    readonly heavyLimit = Math.max(1, limit - 1),
   ) {}
 
   /** Waits for a turn; returns the function that gives it back (call it once, when the statement is done). */
-  acquire(deadline: number): Promise<() => void> {
-    if (this.active < this.limit) {
-      this.active += 1;
-      return Promise.resolve(this.releaser());
+  acquire(deadline: number, heavy = false): Promise<() => void> {
+    if (this.mayRun(heavy) && !this.waiting.some((waiter) => waiter.heavy === heavy)) {
+      this.start(heavy);
+      return Promise.resolve(this.releaser(heavy));
     }
     const wait = this.estimatedWaitMs(this.waiting.length + 1);
     if (this.waiting.length >= this.maxQueue || Date.now() + wait > deadline) {
@@ -40,7 +47,8 @@ export class AdmissionQueue {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         deadline,
-        admit: () => resolve(this.releaser()),
+        heavy,
+        admit: () => resolve(this.releaser(heavy)),
         reject,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1);
@@ -61,18 +69,38 @@ export class AdmissionQueue {
     return Math.ceil(position / this.limit) * this.averageMs;
   }
 
-  private releaser(): () => void {
+  private mayRun(heavy: boolean): boolean {
+    return this.active < this.limit && (!heavy || this.heavyActive < this.heavyLimit);
+  }
+
+  private start(heavy: boolean): void {
+    this.active += 1;
+    if (heavy) this.heavyActive += 1;
+  }
+
+  private releaser(heavy: boolean): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiting.shift();
-      if (!next) {
-        this.active -= 1;
-        return;
-      }
-      clearTimeout(next.timer);
-      next.admit();
+      this.active -= 1;
+      if (heavy) this.heavyActive -= 1;
+      this.admitWaiters();
     };
+  }
+
+  /** Starts the first waiters that may run now, in their order of arrival. */
+  private admitWaiters(): void {
+    for (let index = 0; index < this.waiting.length && this.active < this.limit; ) {
+      const waiter = this.waiting[index]!;
+      if (!this.mayRun(waiter.heavy)) {
+        index += 1;
+        continue;
+      }
+      this.waiting.splice(index, 1);
+      clearTimeout(waiter.timer);
+      this.start(waiter.heavy);
+      waiter.admit();
+    }
   }
 }

@@ -84,9 +84,12 @@ function compileCompare(context: CompileContext, filter: CompareFilter, alias: s
   const type = field.type;
   const stored = `${alias}.${q(field.column)}`;
   // json compares as JSON values; strings compare in code-point order on every engine.
-  const column = type === 'json' ? dialect.value('json', stored) : ['$lt', '$lte', '$gt', '$gte', '$between'].includes(operator) ? dialect.sortable(stored, type) : stored;
-  const parameter = (value: FilterValue) =>
+  const ordered = type !== 'json' && ['$lt', '$lte', '$gt', '$gte', '$between'].includes(operator);
+  const column = type === 'json' ? dialect.value('json', stored) : ordered ? dialect.sortable(stored, type) : stored;
+  const typedParameter = (value: FilterValue) =>
     dialect.typed(context.parameter(dialect.parameter(type, type === 'json' && value !== null ? jsonText(String(value)) : value)), type);
+  // A boolean's sortable form may be another type (an integer on PostgreSQL): its parameter takes the same form.
+  const parameter = ordered && type === 'boolean' ? (value: FilterValue) => dialect.sortable(typedParameter(value), type) : typedParameter;
   const text = () => dialect.text(stored, type);
   const like = (value: FilterValue, prefix: string, suffix: string) =>
     `LOWER(${text()}) LIKE LOWER(${context.parameter(`${prefix}${escapeLike(String(value))}${suffix}`)}) ESCAPE '\\'`;

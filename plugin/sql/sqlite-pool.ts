@@ -57,15 +57,15 @@ export class SqlitePool {
   }
 
   async column(sql: string, values: readonly unknown[], deadline: number): Promise<PooledResult<unknown[]>> {
-    const response = await this.run({ id: this.nextId++, mode: 'column', sql, values, deadline }, deadline);
+    const response = await this.run({ id: this.nextId++, mode: 'column', sql, values, deadline, maxBytes: Infinity }, deadline);
     return { value: response.column ?? [], milliseconds: response.milliseconds };
   }
 
-  async joined(sql: string, values: readonly unknown[], deadline: number): Promise<PooledResult<JoinedRows>> {
-    const response = await this.run({ id: this.nextId++, mode: 'joined', sql, values, deadline }, deadline);
+  async joined(sql: string, values: readonly unknown[], deadline: number, maxBytes: number): Promise<PooledResult<JoinedRows>> {
+    const response = await this.run({ id: this.nextId++, mode: 'joined', sql, values, deadline, maxBytes }, deadline);
     // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
     const bytes = Buffer.from(response.bytes!.buffer, response.bytes!.byteOffset, response.bytes!.byteLength);
-    return { value: { bytes, rows: response.rows ?? 0 }, milliseconds: response.milliseconds };
+    return { value: { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length }, milliseconds: response.milliseconds };
   }
 
   async close(): Promise<void> {

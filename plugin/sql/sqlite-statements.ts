@@ -16,9 +16,11 @@ const MAX_CACHED_STATEMENTS = 500;
 const COMMA = Buffer.from(',');
 
 export interface JoinedRows {
-  /** Every row's first column, joined with commas, in a buffer of its own (transferable). */
+  /** Every row's first column, joined with commas, in a buffer of its own (transferable); empty when `size` is above the budget. */
   readonly bytes: Buffer;
   readonly rows: number;
+  /** The joined length in bytes, also when it was above the budget and nothing was joined. */
+  readonly size: number;
 }
 
 export class SqliteStatements {
@@ -31,17 +33,18 @@ export class SqliteStatements {
     return this.prepared(sql).all(sqliteDialect.bindings(values));
   }
 
-  /** The first column of every row, as bytes joined with commas. */
-  joined(sql: string, values: readonly unknown[]): JoinedRows {
+  /** The first column of every row, as bytes joined with commas; nothing is joined above `maxBytes`. */
+  joined(sql: string, values: readonly unknown[], maxBytes: number): JoinedRows {
     const rows = this.column(sql, values).map((value) => (Buffer.isBuffer(value) ? value : Buffer.from(String(value))));
     const parts: Buffer[] = [];
     rows.forEach((row, index) => parts.push(...(index ? [COMMA, row] : [row])));
     const length = parts.reduce((sum, part) => sum + part.length, 0);
+    if (length > maxBytes) return { bytes: Buffer.alloc(0), rows: rows.length, size: length };
     // A buffer of its own (not a slice of Node's pool), so that a worker can transfer it.
     const bytes = Buffer.from(new ArrayBuffer(length));
     let offset = 0;
     for (const part of parts) offset += part.copy(bytes, offset);
-    return { bytes, rows: rows.length };
+    return { bytes, rows: rows.length, size: length };
   }
 
   private prepared(sql: string): Prepared {

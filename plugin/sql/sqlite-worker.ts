@@ -19,10 +19,12 @@ export interface WorkerRequest {
   readonly values: readonly unknown[];
   /** When the request must be answered by (epoch ms). */
   readonly deadline: number;
+  /** `joined`: the largest result worth joining, in bytes. */
+  readonly maxBytes: number;
 }
 
 export type WorkerResponse =
-  | { readonly id: number; readonly ok: true; readonly column?: unknown[]; readonly bytes?: Buffer; readonly rows?: number; readonly milliseconds: number }
+  | { readonly id: number; readonly ok: true; readonly column?: unknown[]; readonly bytes?: Buffer; readonly rows?: number; readonly size?: number; readonly milliseconds: number }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
 const setup = workerData as WorkerSetup;
@@ -64,8 +66,8 @@ parentPort!.on('message', (request: WorkerRequest) => {
       const column = whenUnlocked(request, () => statements.column(request.sql, request.values));
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
-      const { bytes, rows } = whenUnlocked(request, () => statements.joined(request.sql, request.values));
-      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, milliseconds: performance.now() - started };
+      const { bytes, rows, size } = whenUnlocked(request, () => statements.joined(request.sql, request.values, request.maxBytes));
+      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, milliseconds: performance.now() - started };
       parentPort!.postMessage(response, [bytes.buffer as ArrayBuffer]);
     }
   } catch (error) {

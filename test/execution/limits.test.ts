@@ -108,7 +108,8 @@ for (const kind of testDatabaseKinds()) {
         after(() => served.close());
 
         it('answers light requests while a heavy statement runs in another worker', async () => {
-          await served.request.get('/api/articles/1');
+          // A shape is taken for heavy until it has run once.
+          await served.request.get('/api/articles/1?fields[0]=title');
           const heavyStarted = performance.now();
           let heavyDone = 0;
           const heavy = served.request.get(HEAVY).then((response) => {

@@ -19,6 +19,10 @@ const QUERIES = [
   '/api/categories?populate=*&pagination[pageSize]=100',
   '/api/categories?populate[articles][fields][0]=title&populate[articles][sort]=publishDate:asc&populate[articles][limit]=2',
   '/api/users?populate=*',
+  // Booleans ordered: PostgreSQL compares them as integers on both sides.
+  '/api/users?filters[blocked][$lte]=1&filters[confirmed][$gt]=false&fields[0]=username',
+  '/api/users?filters[confirmed][$between][0]=0&filters[confirmed][$between][1]=1&filters[blocked][$lt]=true&sort=confirmed:desc',
+  '/api/articles?populate[author][filters][blocked][$gte]=1&populate[author][fields][0]=username&pagination[pageSize]=100',
   '/api/restaurants/1?populate=*',
   '/api/articles/1?populate[blocks][on][shared.slider][populate]=*&populate[blocks][on][shared.quote][populate]=*',
 ];

@@ -1,6 +1,7 @@
 /**
- * A PostgreSQL server of the test's own (initdb in a temporary folder, on a spare loopback port),
- * which the test may stop and start without touching the shared server the other suites use.
+ * PostgreSQL servers of the test's own (initdb in a temporary folder, on a spare loopback port),
+ * and streaming replicas of them, which the test may stop and start without touching the shared
+ * server the other suites use.
  * Debian's server binaries are found under /usr/lib/postgresql/<version>/bin; when running as
  * root, the server runs as the `postgres` user, since PostgreSQL refuses to run as root.
  */
@@ -46,7 +47,20 @@ export function ownPostgresUnavailable(): string | null {
   return null;
 }
 
-export async function createOwnPostgres(): Promise<OwnPostgres> {
+/** A new server: an empty cluster of its own. */
+export function createOwnPostgres(): Promise<OwnPostgres> {
+  return createServer((run, data) => run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']));
+}
+
+/** A streaming replica of `primary` (pg_basebackup -R), read-only, following the primary's changes. */
+export function createOwnReplica(primary: OwnPostgres): Promise<OwnPostgres> {
+  const { port } = new URL(primary.url);
+  return createServer((run, data) => run('pg_basebackup', ['-h', '127.0.0.1', '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream']));
+}
+
+type Run = (program: string, args: string[]) => Promise<void>;
+
+async function createServer(createData: (run: Run, data: string) => Promise<void>): Promise<OwnPostgres> {
   const bin = postgresBinaries()!;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'content-api-pg-'));
@@ -59,11 +73,11 @@ export async function createOwnPostgres(): Promise<OwnPostgres> {
     chmodSync(dir, 0o700);
   }
   // Asynchronous, so that requests under test keep being sent while the server stops and starts.
-  const run = async (program: string, args: string[]): Promise<void> => {
+  const run: Run = async (program, args) => {
     const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
     await promisify(execFile)(command as string, argv as string[], { timeout: 60_000 });
   };
-  await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  await createData(run, data);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`;
   const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);

@@ -78,7 +78,7 @@ describe('permissions.yaml', () => {
     writeFileSync(join(dir, 'permissions.yaml'), 'roles:\n  public:\n    nope: [find]\n');
     let failure: unknown;
     try {
-      await contentApi({ root: repoRoot, permissionsFile: join(dir, 'permissions.yaml'), database: `sqlite:${join(dir, 'x.db')}`, sync: false });
+      await contentApi({ root: repoRoot, permissionsFile: join(dir, 'permissions.yaml'), database: 'sqlite::memory:', sync: false });
     } catch (error) {
       failure = error;
     }

@@ -41,7 +41,8 @@ export const postgresDialect: Dialect = {
   // PostgreSQL plans from statistics and needs no hint.
   checkpoint: null,
   unindexed: (column) => column,
-  typed: (placeholder, type) => (type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : placeholder),
+  typed: (placeholder, type) =>
+    type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : type === 'boolean' ? `${placeholder}::boolean` : placeholder,
   parameter(type, value) {
     if (value === null) return null;
     if ((type === 'datetime' || type === 'timestamp') && typeof value === 'number') {

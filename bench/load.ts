@@ -1,0 +1,156 @@
+/**
+ * `npm run test:load`: `content-api serve` on the large fixture (SQLite, and PostgreSQL when one is
+ * configured) under load from a separate process, at the defaults:
+ *
+ *   1. light alone: `/api/articles/1` on 10 connections (p50, p99);
+ *   2. light beside hostile: the same, while 2 connections send nothing but the heaviest queries
+ *      a stranger can type (a 49 MB populate refused by the response budget, a 3 MB one answered),
+ *      which measures what a single hostile client costs the others;
+ *   3. mixed: 50 connections of random queries of the query language for `--seconds` (default 20).
+ *
+ * Prints the figures, and exits nonzero when any answer is a 5xx other than a 503 in the
+ * envelope, when a connection fails, or when an error is not in the envelope.
+ *
+ *   npm run test:load [-- --seconds 20]
+ */
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import { loadSchema } from '../plugin/schema/load.js';
+import { queryGrammar } from '../test/support/query-grammar.js';
+import { prepareEngines, repoRoot, type BenchEngine } from './engines.js';
+
+const LIGHT = '/api/articles/1';
+/** What a hostile client sends: refused by the 32 MB budget after the statement ran, and a heavy one answered. */
+const HOSTILE = [
+  '/api/categories?pagination[pageSize]=100&populate[articles][populate][categories][populate][articles]=true',
+  '/api/categories?populate[articles][populate]=*',
+];
+
+interface Answer {
+  readonly status: number;
+  readonly milliseconds: number;
+  readonly enveloped: boolean;
+}
+
+interface Tally {
+  readonly answers: Answer[];
+  readonly failures: string[];
+}
+
+function get(agent: http.Agent, url: URL): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent }, (response) => {
+      const chunks: Buffer[] = [];
+      const status = response.statusCode ?? 0;
+      response.on('data', (chunk: Buffer) => {
+        // Only an error's body is read; a 200's is counted, not kept.
+        if (status >= 400) chunks.push(chunk);
+      });
+      response.on('end', () => {
+        let enveloped = status < 400;
+        if (!enveloped) {
+          try {
+            enveloped = JSON.parse(Buffer.concat(chunks).toString('utf8'))?.error?.status === status;
+          } catch {
+            enveloped = false;
+          }
+        }
+        resolve({ status, milliseconds: performance.now() - started, enveloped });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** Sends `next()` on `connections` keep-alive connections until `seconds` have passed. */
+async function load(baseUrl: string, connections: number, seconds: number, next: () => string, tally: Tally): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const deadline = performance.now() + seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) {
+          const path = next();
+          try {
+            const answer = await get(agent, new URL(path, baseUrl));
+            tally.answers.push(answer);
+            if ((answer.status >= 500 && answer.status !== 503) || !answer.enveloped) tally.failures.push(`${answer.status} for ${path.slice(0, 200)}`);
+            // A 503 carries Retry-After; a polite client waits a little before trying again.
+            if (answer.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
+          } catch (error) {
+            tally.failures.push(`${(error as Error).message} for ${path.slice(0, 200)}`);
+          }
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+}
+
+function percentile(answers: readonly Answer[], fraction: number): number {
+  const sorted = answers.map((answer) => answer.milliseconds).sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
+}
+
+function statuses(answers: readonly Answer[]): string {
+  const counts = new Map<number, number>();
+  for (const answer of answers) counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+}
+
+const tally = (): Tally => ({ answers: [], failures: [] });
+const figures = (name: string, answers: readonly Answer[], seconds: number) =>
+  `${name.padEnd(34)}${(answers.length / seconds).toFixed(0).padStart(7)} req/s  p50 ${percentile(answers, 0.5).toFixed(1).padStart(7)} ms  p99 ${percentile(answers, 0.99).toFixed(1).padStart(7)} ms  ${statuses(answers)}`;
+
+async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[]> {
+  const failures: string[] = [];
+  const phase = Math.max(3, Math.round(seconds / 3));
+  process.stdout.write(`\n${engine.name} (${engine.description})\n`);
+
+  const alone = tally();
+  await load(engine.baseUrl, 10, phase, () => LIGHT, alone);
+  process.stdout.write(`${figures('light alone (10 conns)', alone.answers, phase)}\n`);
+
+  const beside = tally();
+  const hostile = tally();
+  let turn = 0;
+  await Promise.all([
+    load(engine.baseUrl, 10, phase, () => LIGHT, beside),
+    load(engine.baseUrl, 2, phase, () => HOSTILE[turn++ % HOSTILE.length]!, hostile),
+  ]);
+  process.stdout.write(`${figures('light beside 2 hostile conns', beside.answers, phase)}\n`);
+  process.stdout.write(`${figures('  the hostile conns', hostile.answers, phase)}\n`);
+  const ratio = percentile(beside.answers, 0.99) / percentile(alone.answers, 0.99);
+  process.stdout.write(`  light p99 beside hostile ÷ alone: ${ratio.toFixed(2)}×\n`);
+
+  const mixed = tally();
+  const next = queryGrammar(await loadSchema(repoRoot), 20261124);
+  await load(engine.baseUrl, 50, seconds, next, mixed);
+  process.stdout.write(`${figures(`mixed, 50 conns, ${seconds} s`, mixed.answers, seconds)}\n`);
+
+  for (const part of [alone, beside, hostile, mixed]) failures.push(...part.failures);
+  return failures.map((failure) => `${engine.name}: ${failure}`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '20' } } });
+  const seconds = Number(values.seconds);
+  const engines = await prepareEngines();
+  const failures: string[] = [];
+  try {
+    for (const engine of engines) failures.push(...(await loadEngine(engine, seconds)));
+  } finally {
+    for (const engine of engines) await engine.stop();
+  }
+  for (const failure of failures.slice(0, 20)) process.stdout.write(`FAILED ${failure}\n`);
+  process.stdout.write(`\nload: ${failures.length === 0 ? 'no server error, every error in the envelope' : `${failures.length} failures`}\n`);
+  if (failures.length) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

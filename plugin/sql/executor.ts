@@ -1,0 +1,48 @@
+/**
+ * What runs compiled statements, whatever the engine: the interface the read path uses, the
+ * options every executor shares, and the admission queue they build from them.
+ */
+import type { Knex } from 'knex';
+import { AdmissionQueue } from './admission.js';
+import type { Statement } from './compile.js';
+import type { Dialect } from './dialect/dialect.js';
+import type { JoinedRows } from './sqlite-statements.js';
+
+export type { JoinedRows } from './sqlite-statements.js';
+
+/** Time spent in the database and statements run, for the Server-Timing header. */
+export interface ExecutionStats {
+  statements: number;
+  milliseconds: number;
+}
+
+export interface Executor {
+  readonly dialect: Dialect;
+  /** The first column of every row. */
+  column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
+  /** The first column of every row as UTF-8 bytes, joined with commas; nothing is joined when they measure more than `maxBytes`. */
+  joined(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number): Promise<JoinedRows>;
+  /** Settles once the executor can run statements (the read workers have opened the database). */
+  ready(): Promise<void>;
+  /** Stops the read workers. */
+  close(): Promise<void>;
+}
+
+export interface ExecutionOptions {
+  /** A request's time budget, in ms (default 10 s). */
+  readonly timeout?: number;
+  /** Statements running at once (default 4 per core; on SQLite, one per read worker). */
+  readonly maxConcurrentStatements?: number;
+  /** Statements waiting their turn before new ones are refused (default 64 per running one). */
+  readonly maxQueuedStatements?: number;
+  /** SQLite read worker threads (default: one per core and one for light statements; 0 runs statements on the event loop). */
+  readonly sqliteReadWorkers?: number;
+  /** PostgreSQL read replicas: reads are spread over them, and the primary serves reads only when none answers. */
+  readonly replicas?: readonly Knex[];
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export function queueFor(limit: number, heavyLimit: number, options: ExecutionOptions): AdmissionQueue {
+  return new AdmissionQueue(limit, options.maxQueuedStatements ?? limit * 64, Math.max(1, Math.min(limit, heavyLimit)));
+}

@@ -1,0 +1,97 @@
+/**
+ * SQLite statements: in worker threads (sqlite-pool.ts) when the database is a file, each stopped
+ * at its request's deadline; on the event loop, through knex's connection, for in-memory
+ * databases or when asked. Entries come back as bytes, joined with commas in the worker.
+ */
+import { availableParallelism } from 'node:os';
+import type { Knex } from 'knex';
+import { ServiceUnavailableError } from '../errors.js';
+import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
+import type { Statement } from './compile.js';
+import { sqliteDialect } from './dialect/sqlite.js';
+import { queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { SqlitePool } from './sqlite-pool.js';
+import { StatementCosts } from './statement-costs.js';
+import { SqliteStatements, type SqliteReadConnection } from './sqlite-statements.js';
+
+/** The file a SQLite knex instance opens; null for in-memory databases, which workers cannot share. */
+function sqliteFile(knex: Knex): string | null {
+  const connection = knex.client.config.connection as { filename?: string } | undefined;
+  const filename = connection?.filename;
+  return filename && filename !== ':memory:' && !filename.startsWith('file::memory:') ? filename : null;
+}
+
+export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
+  // One thread per core for heavy statements, and one more that only light ones may take.
+  const workers = options.sqliteReadWorkers ?? availableParallelism() + 1;
+  const file = sqliteFile(knex);
+  if (!file || workers <= 0) return inProcessSqliteExecutor(knex, options);
+  const pool = new SqlitePool({ filename: file }, workers);
+  const admission = queueFor(pool.size, pool.size - 1, options);
+  const costs = new StatementCosts();
+  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
+    const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
+    try {
+      const { value, milliseconds } = await work();
+      admission.record(milliseconds);
+      costs.record(statement.sql, milliseconds);
+      stats.statements += 1;
+      stats.milliseconds += milliseconds;
+      return value;
+    } catch (error) {
+      throw unavailableOnBusy(error);
+    } finally {
+      release();
+    }
+  };
+  return {
+    dialect: sqliteDialect,
+    column: (statement, stats, deadline) => run(statement, stats, deadline, () => pool.column(statement.sql, statement.values, deadline)),
+    joined: (statement, stats, deadline, maxBytes = Infinity) => run(statement, stats, deadline, () => pool.joined(statement.sql, statement.values, deadline, maxBytes)),
+    ready: () => pool.ready,
+    close: () => pool.close(),
+  };
+}
+
+/** On the event loop, through knex's connection: for in-memory databases, or when asked. No deadline can stop a statement here. */
+function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executor {
+  const runners = new WeakMap<object, SqliteStatements>();
+  const admission = queueFor(1, 1, options);
+  const run = async <T>(stats: ExecutionStats, deadline: number, work: (statements: SqliteStatements) => T): Promise<T> => {
+    const release = await admission.acquire(deadline);
+    const connection = (await knex.client.acquireConnection()) as SqliteReadConnection;
+    try {
+      let statements = runners.get(connection);
+      if (!statements) {
+        // A host's own knex connections lack the plugin's SQL functions until now.
+        registerSqlFunctions(connection as unknown as SqliteConnection);
+        runners.set(connection, (statements = new SqliteStatements(connection)));
+      }
+      const started = performance.now();
+      const value = work(statements);
+      const milliseconds = performance.now() - started;
+      admission.record(milliseconds);
+      stats.statements += 1;
+      stats.milliseconds += milliseconds;
+      return value;
+    } catch (error) {
+      throw unavailableOnBusy(error);
+    } finally {
+      await knex.client.releaseConnection(connection);
+      release();
+    }
+  };
+  return {
+    dialect: sqliteDialect,
+    column: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.column(statement.sql, statement.values)),
+    joined: (statement, stats, deadline, maxBytes = Infinity) => run(stats, deadline, (statements) => statements.joined(statement.sql, statement.values, maxBytes)),
+    ready: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+/** Another connection held the write lock past the busy timeout: the request may be retried. */
+function unavailableOnBusy(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? new ServiceUnavailableError('The database is busy; retry later', 1) : error;
+}
