@@ -7,13 +7,20 @@
  */
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import type { Logger } from 'pino';
 import { loadPermissions, type Permissions } from './access/permissions.js';
 import type { RoleResolver } from './access/role.js';
 import { createAccessRules } from './access/rules.js';
 import { watchFile } from './access/watch-file.js';
 import { createRouter } from './http/router.js';
 import { methodErrorsAsJson, notFound } from './http/errors.js';
+import { cacheControlPolicy, type CacheControlOption, type CacheControlPolicy } from './http/cache-control.js';
+import { corsMiddleware, type CorsOptions } from './http/cors.js';
+import { databaseAnswers, DEFAULT_HEALTH_PATHS, healthRoutes, type HealthPaths } from './http/health.js';
+import { withOperations } from './http/operations.js';
+import { requestLog } from './http/request-log.js';
+import type { ExecutionStats } from './sql/execute.js';
 import type { ReadEngine } from './read.js';
 import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
@@ -30,6 +37,9 @@ export type { Registry, Model, Attribute } from './schema/registry.js';
 export type { RoleResolver } from './access/role.js';
 export { generateOpenApi, type OpenApiOptions } from './openapi/document.js';
 export { generateTypes } from './codegen/types.js';
+export type { CacheControlOption } from './http/cache-control.js';
+export type { CorsOptions } from './http/cors.js';
+export type { HealthPaths } from './http/health.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
@@ -95,10 +105,29 @@ export interface ContentApiOptions {
   sqliteReadWorkers?: number;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;
+  /**
+   * Liveness and readiness routes, outside the prefix (default `{ live: '/_health', ready: '/_ready' }`):
+   * served by `routes()`; `false` serves neither.
+   */
+  health?: Partial<HealthPaths> | false;
+  /**
+   * `Cache-Control` of the content routes' answers: `default` (default `no-cache`) and a value per
+   * content type uid. Answers for a caller with a token or a host-resolved role are made `private`.
+   * `false` sets no header.
+   */
+  cacheControl?: CacheControlOption;
+  /** CORS on the API's paths (default: Strapi's, any origin); `false` when the host handles CORS. */
+  cors?: CorsOptions | false;
+  /** A pino logger for one line per request the plugin answers (default: none). Query values are never logged. */
+  logger?: Logger | false;
 }
 
 export interface ContentApi {
-  /** The Koa middleware serving the routes. */
+  /**
+   * The Koa middleware serving the routes, and on the API's own paths only: the health routes,
+   * CORS, the request log, ETags and Cache-Control (see the `health`, `cors`, `logger` and
+   * `cacheControl` options).
+   */
   routes(): Middleware;
   /** 405 (with `Allow`) and 501 answers for other methods on the API's paths, in the error envelope. */
   allowedMethods(): Middleware;
@@ -127,10 +156,12 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
       : options.database;
   let registry: Registry;
   let permissions: Permissions;
+  let cacheControl: CacheControlPolicy;
   try {
     await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
     registry = await loadSchema(root, { defaultLocale });
+    cacheControl = cacheControlPolicy(options.cacheControl, registry);
     permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
     if (options.sync !== false) await syncSchema(knex, registry);
     // Readers in worker threads and a writer then never block each other. Only on a database the
@@ -180,6 +211,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const reportReloadError = options.onPermissionsError ?? ((error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`));
   const watcher = options.watchPermissions === false ? null : watchFile(permissionsFile, () => reloadPermissions().catch(reportReloadError));
   const prefix = options.prefix ?? '/api';
+  const statsByRequest = new WeakMap<Context, ExecutionStats>();
   const router = createRouter(engine, {
     prefix,
     serverTiming: options.serverTiming === true,
@@ -189,11 +221,24 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     explorer: options.explorer === true,
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     maxLimit: engine.limits.maxLimit,
+    cacheControl,
+    recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);
+  const health = options.health === false ? null : { ...DEFAULT_HEALTH_PATHS, ...options.health };
+  const apiRoutes = withOperations(
+    {
+      prefix,
+      health,
+      log: options.logger ? requestLog(options.logger, (ctx) => statsByRequest.get(ctx)) : null,
+      cors: options.cors === false ? null : corsMiddleware(options.cors),
+      healthRoutes: health ? healthRoutes(health, () => databaseAnswers(executor)) : null,
+    },
+    options.notFound ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes,
+  );
   return {
-    routes: () => (options.notFound ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes),
+    routes: () => apiRoutes,
     allowedMethods: () => methodErrorsAsJson(router.allowedMethods() as unknown as Middleware) as unknown as Middleware,
     registry,
     get permissions() {

@@ -12,15 +12,25 @@ export type RoleResolver = (ctx: Context) => string | null | undefined | Promise
 export const PUBLIC_ROLE = 'public';
 
 export async function resolveRole(ctx: Context, tokens: TokenVerifier, resolver: RoleResolver | undefined, now: number): Promise<string> {
+  return (await resolveCaller(ctx, tokens, resolver, now)).role;
+}
+
+export interface Caller {
+  readonly role: string;
+  /** The role came from a token or from the host, not the anonymous fallback: its answers are private to it. */
+  readonly identified: boolean;
+}
+
+export async function resolveCaller(ctx: Context, tokens: TokenVerifier, resolver: RoleResolver | undefined, now: number): Promise<Caller> {
   const header = ctx.get('authorization');
   const bearer = /^Bearer\s+(.+)$/i.exec(header);
   if (bearer) {
     const record = tokens.verify(bearer[1].trim(), now);
     if (!record) throw new UnauthorizedError();
-    return record.role;
+    return { role: record.role, identified: true };
   }
   const resolved = resolver ? await resolver(ctx) : roleOfUser(ctx.state?.user);
-  return resolved || PUBLIC_ROLE;
+  return resolved ? { role: resolved, identified: true } : { role: PUBLIC_ROLE, identified: false };
 }
 
 /** `ctx.state.user.role` as a name, or as an object with a `type` or `name` (users-permissions style). */

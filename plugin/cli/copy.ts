@@ -9,6 +9,7 @@ import { loadSchema } from '../schema/load.js';
 import { copyDatabase, TargetNotEmptyError } from '../storage/copy.js';
 import { parseDatabaseUrl } from '../storage/database.js';
 import { parseCommand, prepareDatabase, UsageError, withDatabase } from './common.js';
+import { progressBar } from './progress.js';
 
 const USAGE = 'usage: content-api copy --from URL --to URL [--root DIR]\n';
 
@@ -34,7 +35,8 @@ export async function run(args: string[]): Promise<number> {
   return withDatabase(from, (source) =>
     withDatabase(to, async (target) => {
       try {
-        const copied = await copyDatabase({ from: source, to: target, registry, log: (line) => process.stdout.write(`${line}\n`) });
+        const bar = progressBar(process.stdout, 'copying');
+        const copied = await copyDatabase({ from: source, to: target, registry, log: bar.line, progress: bar.update }).finally(bar.finish);
         const rows = copied.reduce((sum, table) => sum + table.rows, 0);
         process.stdout.write(`copied ${rows} rows in ${copied.length} tables in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
         return 0;

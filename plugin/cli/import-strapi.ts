@@ -8,6 +8,7 @@ import { importStrapiApp, type ImportChange } from '../schema/import-strapi.js';
 import { loadSchema } from '../schema/load.js';
 import { formatProblem, SchemaError } from '../schema/problems.js';
 import { parseCommand, UsageError } from './common.js';
+import { progressBar } from './progress.js';
 
 const USAGE = 'usage: content-api import-strapi <strapi-app-dir> [--out DIR]\n';
 
@@ -18,7 +19,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);
   if (positionals.length !== 1) throw new UsageError('expected one Strapi app folder', USAGE);
   const parsed = { appDir: positionals[0]!, outDir: values.out };
-  const report = await importStrapiApp(parsed.appDir, parsed.outDir);
+  const bar = progressBar(process.stdout, 'converting');
+  const report = await importStrapiApp(parsed.appDir, parsed.outDir, bar.update).finally(bar.finish);
   const out = (text: string) => process.stdout.write(`${text}\n`);
   for (const written of report.written) out(`wrote   ${join(parsed.outDir, written.file)}  (from ${written.source})`);
   for (const change of report.added) out(`added   ${describe(parsed.outDir, change)} = ${JSON.stringify(change.value)}: ${change.reason}`);

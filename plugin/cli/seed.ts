@@ -9,6 +9,7 @@ import { loadSchema } from '../schema/load.js';
 import { existingEntries, formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { syncSchema } from '../storage/sync.js';
 import { parseCommand, plural, prepareDatabase, SCHEMA_AND_DATABASE, withDatabase } from './common.js';
+import { progressBar } from './progress.js';
 
 const USAGE = 'usage: content-api seed [--root DIR] [--database URL]\n';
 
@@ -19,7 +20,8 @@ export async function run(args: string[]): Promise<number> {
   return withDatabase(prepareDatabase(values.database), async (knex) => {
     const changes = await syncSchema(knex, registry);
     if (changes.length) process.stdout.write(`created the layout (${plural(changes.length, 'change')})\n`);
-    const summary = await seedIfEmpty(knex, registry);
+    const bar = progressBar(process.stdout, 'seeding');
+    const summary = await seedIfEmpty(knex, registry, bar.update).finally(bar.finish);
     if (!summary) {
       const tables = (await existingEntries(knex, registry)).map((entry) => `${entry.table}: ${entry.rows}`).join(', ');
       process.stderr.write(`content-api seed: the database already has entries (${tables}); seed only fills an empty database\n`);

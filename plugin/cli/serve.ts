@@ -1,18 +1,28 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
- * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev]`: a Koa server with the API at
- * /api. `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
+ * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS]
+ * [--cors ORIGINS] [--quiet] [--watch]`: a Koa server with the API at /api, /_health and /_ready.
+ * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
  * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
- * `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms.
+ * `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms; `--cors`
+ * the allowed origins (default any); `--quiet` drops the request log (one JSON line per request
+ * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
+ * drains the requests in flight, closes the database and exits 0.
+ * HOST, PORT, DATABASE_URL, TIMEOUT and CORS_ORIGIN are the defaults of their flags.
  */
 import Koa from 'koa';
-import { contentApi } from '../index.js';
+import { pino } from 'pino';
+import { contentApi, type ContentApiOptions } from '../index.js';
+import { parseCorsOrigins } from '../http/cors.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
+import { DEFAULT_TIMEOUT_MS } from '../sql/execute.js';
 import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, UsageError } from './common.js';
+import { liveApi } from './live-api.js';
+import { shutdownOnSignals } from './shutdown.js';
 
 const USAGE =
-  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS]\n';
+  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch]\n';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -24,7 +34,10 @@ const OPTIONS = {
   seed: { type: 'boolean', default: false },
   openapi: { type: 'boolean', default: false },
   dev: { type: 'boolean', default: false },
-  timeout: { type: 'string' },
+  timeout: { type: 'string', ...(process.env.TIMEOUT ? { default: process.env.TIMEOUT } : {}) },
+  cors: { type: 'string', ...(process.env.CORS_ORIGIN ? { default: process.env.CORS_ORIGIN } : {}) },
+  quiet: { type: 'boolean', default: false },
+  watch: { type: 'boolean', default: false },
 } as const;
 
 function parseMilliseconds(text: string): number {
@@ -37,7 +50,9 @@ export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
   // Without sync the database must already exist: its folder is not created either.
   prepareDatabase(values.database, { create: !values['no-sync'] });
-  const api = await contentApi({
+  const timeout = values.timeout === undefined ? undefined : parseMilliseconds(values.timeout);
+  let draining = false;
+  const options: ContentApiOptions & { root: string } = {
     root: values.root,
     database: values.database,
     sync: !values['no-sync'],
@@ -46,14 +61,23 @@ export async function run(args: string[]): Promise<number> {
     notFound: true,
     openapi: values.openapi,
     explorer: values.dev,
-    timeout: values.timeout === undefined ? undefined : parseMilliseconds(values.timeout),
-  });
+    timeout,
+    cors: values.cors === undefined ? undefined : { origin: parseCorsOrigins(values.cors) },
+    logger: values.quiet ? false : pino({ base: null }),
+  };
+  const live = values.watch
+    ? await liveApi(options, {
+        reloaded: () => process.stdout.write('schema reloaded\n'),
+        failed: (error) => process.stderr.write(`schema not reloaded, the running schema stays:\n${error instanceof Error ? error.message : String(error)}\n`),
+      })
+    : null;
+  const api = live ? live.current() : await contentApi(options);
   if (values.seed) {
     try {
       const summary = await seedIfEmpty(api.knex, api.registry);
       if (summary) process.stdout.write(`${formatSummary(summary).join('\n')}\n`);
     } catch (error) {
-      await api.close();
+      await (live ?? api).close();
       throw error;
     }
   }
@@ -61,8 +85,17 @@ export async function run(args: string[]): Promise<number> {
   app.on('error', (error: unknown) => {
     process.stderr.write(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   });
-  app.use(api.routes());
-  app.use(api.allowedMethods());
+  app.use(async (ctx, next) => {
+    // While draining, each answer closes its connection, so keep-alive clients reconnect elsewhere.
+    await next();
+    if (draining) ctx.set('Connection', 'close');
+  });
+  if (live) {
+    app.use(live.middleware);
+  } else {
+    app.use(api.routes());
+    app.use(api.allowedMethods());
+  }
   const server = app.listen(Number(values.port), values.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -70,18 +103,23 @@ export async function run(args: string[]): Promise<number> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : values.port;
-  process.stdout.write(`content-api listening on http://${values.host}:${port}/api\n`);
+  process.stdout.write(`content-api listening on http://${values.host}:${port}/api${values.watch ? ' (watching the schema files)' : ''}\n`);
   process.on('SIGHUP', () => {
+    if (live) {
+      void live.reload();
+      return;
+    }
     api.reloadPermissions().then(
       () => process.stdout.write('permissions.yaml reloaded\n'),
       (error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
-  await new Promise<void>((resolve) => {
-    const stop = () => server.close(() => resolve());
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const signal = shutdownOnSignals(server, (timeout ?? DEFAULT_TIMEOUT_MS) + 1000, (line) => {
+    draining = true;
+    process.stdout.write(`${line}\n`);
   });
-  await api.close();
+  await signal;
+  await (live ?? api).close();
+  process.stdout.write('content-api stopped\n');
   return 0;
 }

@@ -7,8 +7,11 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError } from '../errors.js';
 import { read, type ReadEngine } from '../read.js';
-import { resolveRole, type RoleResolver } from '../access/role.js';
+import { resolveCaller, type RoleResolver } from '../access/role.js';
 import type { Model } from '../schema/registry.js';
+import type { ExecutionStats } from '../sql/execute.js';
+import type { CacheControlPolicy } from './cache-control.js';
+import { conditionalGet } from './conditional-get.js';
 import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
 import { addExplorerRoutes } from './explorer-routes.js';
@@ -26,11 +29,16 @@ export interface RouterOptions {
   readonly explorer: boolean;
   /** A request's time budget (ms): past it, a 503. */
   readonly timeout: number;
+  /** The Cache-Control of a content route's answer. */
+  readonly cacheControl?: CacheControlPolicy;
+  /** Told the statements each content request ran (for the request log). */
+  readonly recordStats?: (ctx: Context, stats: ExecutionStats) => void;
 }
 
 export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
   router.use(renderErrors);
+  router.use(conditionalGet);
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
   for (const [route, model] of engine.registry.routes) {
@@ -60,8 +68,12 @@ async function handle(
 ): Promise<void> {
   const deadline = Date.now() + options.timeout;
   const rules = engine.rules();
-  const role = await resolveRole(ctx, rules.tokens, options.resolveRole, options.now());
+  const { role, identified } = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
   const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, rules, deadline });
+  options.recordStats?.(ctx, result.stats);
+  const cacheControl = options.cacheControl?.(model.uid, identified);
+  if (cacheControl) ctx.set('Cache-Control', cacheControl);
+  ctx.vary('Authorization');
   if (options.serverTiming) {
     ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
   }

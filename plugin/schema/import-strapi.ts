@@ -63,7 +63,7 @@ interface StrapiSchema {
  * Convert `<appDir>/src` into `<outDir>/content-types` and `<outDir>/components`.
  * @throws when a Strapi schema file is not valid JSON, or two schemas would be written to one file.
  */
-export async function importStrapiApp(appDir: string, outDir: string): Promise<ImportReport> {
+export async function importStrapiApp(appDir: string, outDir: string, progress?: (done: number, total: number, file: string) => void): Promise<ImportReport> {
   const schemas = [...(await readContentTypes(appDir)), ...(await readComponents(appDir))];
   if (!schemas.length) throw new Error(`no Strapi schema found in ${join(appDir, 'src')} (expected api/*/content-types/*/schema.json)`);
   if (schemas.some(refersToUsersPermissions)) {
@@ -77,10 +77,12 @@ export async function importStrapiApp(appDir: string, outDir: string): Promise<I
   const known = new Set([FILE_UID, ...schemas.filter((schema) => schema.kind === 'contentType').map((schema) => schema.uid)]);
   const report: ReportDraft = { written: [], dropped: [], added: [], problems: [] };
   for (const schema of schemas) {
+    progress?.(report.written.length, schemas.length, schema.file);
     const document = convertSchema(schema, known, report);
     await writeSchemaFile(outDir, schema, document);
     report.written.push({ file: schema.file, source: schema.source });
   }
+  progress?.(report.written.length, schemas.length, '');
   return report;
 }
 

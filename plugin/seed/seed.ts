@@ -69,18 +69,28 @@ async function countRows(knex: Knex, tables: readonly string[]): Promise<Map<str
   return counts;
 }
 
+/** Told as the seeding goes: `done` of `total` parts of the data set written, the part under way. */
+export type SeedProgress = (done: number, total: number, part: string) => void;
+
 /** Writes the demo data within `trx` and sums up what it added. */
-async function writeDemoData(trx: Knex.Transaction, registry: Registry): Promise<SeedSummary> {
+async function writeDemoData(trx: Knex.Transaction, registry: Registry, progress: SeedProgress = () => undefined): Promise<SeedSummary> {
   assertExampleSchema(registry);
   const tables = describeLayout(registry).tables.map((table) => table.name);
   const before = await countRows(trx, tables);
   const writer = new SeedWriter(registry, buildModels(registry, { knex: trx }));
   const random = new SeededRandom(DEMO_SEED);
+  const parts = 5;
+  progress(0, parts, 'files');
   const files = await seedFiles(writer, random);
+  progress(1, parts, 'users');
   const users = await seedUsers(writer, random);
+  progress(2, parts, 'categories');
   const categories = await seedCategories(writer, random, files);
+  progress(3, parts, 'restaurants');
   const restaurants = await seedRestaurants(writer, random, files, categories);
+  progress(4, parts, 'articles');
   await seedArticles({ writer, random, files, users, categories, restaurants });
+  progress(5, parts, '');
   const after = await countRows(trx, tables);
   const seeded = tables
     .map((table) => ({ table, rows: (after.get(table) ?? 0) - (before.get(table) ?? 0) }))
@@ -111,10 +121,10 @@ export async function seedDemoData(knex: Knex, registry: Registry): Promise<Seed
  * demo data and returns its summary; otherwise writes nothing and returns null. The check and
  * the writes share one transaction.
  */
-export async function seedIfEmpty(knex: Knex, registry: Registry): Promise<SeedSummary | null> {
+export async function seedIfEmpty(knex: Knex, registry: Registry, progress?: SeedProgress): Promise<SeedSummary | null> {
   return knex.transaction(async (trx) => {
     if ((await existingEntries(trx, registry)).length) return null;
-    return writeDemoData(trx, registry);
+    return writeDemoData(trx, registry, progress);
   });
 }
 

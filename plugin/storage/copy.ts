@@ -19,6 +19,8 @@ export interface CopyOptions {
   registry: Registry;
   /** Receives the layout changes made on the target and one progress line per table. */
   log?: (line: string) => void;
+  /** Told after each table: how many of the layout's tables are copied. */
+  progress?: (done: number, total: number, table: string) => void;
 }
 
 /** How many rows of a table were copied. */
@@ -109,13 +111,17 @@ async function resetSequences(knex: Knex, layout: Layout): Promise<void> {
   }
 }
 
-async function copyInto(source: Knex, target: Knex, layout: Layout, log: (line: string) => void): Promise<CopiedTable[]> {
+async function copyInto(source: Knex, target: Knex, layout: Layout, log: (line: string) => void, progress: NonNullable<CopyOptions['progress']>): Promise<CopiedTable[]> {
   for (const change of await applyLayout(target, layout)) log(describeChange(change));
   const filled = await findFilledTables(target, layout);
   if (filled.length) throw new TargetNotEmptyError(filled);
   const existing = await inspectDatabase(source);
   const copied: CopiedTable[] = [];
-  for (const table of layout.tables) copied.push({ table: table.name, rows: await copyTable(source, target, table, existing, log) });
+  for (const table of layout.tables) {
+    progress(copied.length, layout.tables.length, table.name);
+    copied.push({ table: table.name, rows: await copyTable(source, target, table, existing, log) });
+  }
+  progress(copied.length, layout.tables.length, '');
   if (clientOf(target) === 'postgres') await resetSequences(target, layout);
   return copied;
 }
@@ -127,9 +133,10 @@ async function copyInto(source: Knex, target: Knex, layout: Layout, log: (line: 
 export async function copyDatabase(options: CopyOptions): Promise<CopiedTable[]> {
   const { from, to, registry } = options;
   const log = options.log ?? (() => {});
+  const progress = options.progress ?? (() => {});
   const layout = describeLayout(registry);
   const snapshot: Knex.TransactionConfig = clientOf(from) === 'postgres' ? { isolationLevel: 'repeatable read', readOnly: true } : {};
-  const copied = await from.transaction((source) => to.transaction((target) => copyInto(source, target, layout, log)), snapshot);
+  const copied = await from.transaction((source) => to.transaction((target) => copyInto(source, target, layout, log, progress)), snapshot);
   await analyze(to, layout);
   return copied;
 }

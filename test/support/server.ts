@@ -23,6 +23,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** What the server printed so far (bounded), for failure messages. */
   output(): string;
+  /** The server's process, for tests of its signals and exit code. */
+  readonly child: ChildProcess;
 }
 
 export interface ServeOptions {
@@ -159,7 +161,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return fail(`server exited with ${child.exitCode ?? child.signalCode} before answering`);
     }
     const baseUrl = announcedBaseUrl(stdout) ?? (chosenPort ? `http://${HOST}:${chosenPort}` : null);
-    if (baseUrl && (await answers(baseUrl))) return { baseUrl, stop, output };
+    if (baseUrl && (await answers(baseUrl))) return { baseUrl, stop, output, child };
     await sleep(100);
   }
   return fail(`server did not answer within ${timeoutMs} ms`);
