@@ -9,7 +9,7 @@ import { HelpRequested, UsageError } from './cli/common.js';
 import { SchemaError } from './schema/problems.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
-  serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed)', load: () => import('./cli/serve.js') },
+  serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed --watch --cors ORIGINS --quiet)', load: () => import('./cli/serve.js') },
   explain: { summary: "print the SQL a request compiles to ('<path?query>' [--dialect sqlite|postgres] [--role R])", load: () => import('./cli/explain.js') },
   token: { summary: 'create an API token (create --role R --name N [--expires DATE])', load: () => import('./cli/token.js') },
   sync: { summary: 'create the missing tables, columns and indexes (--root DIR --database URL)', load: () => import('./cli/sync.js') },
