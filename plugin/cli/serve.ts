@@ -1,16 +1,20 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
  * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS]
- * [--cors ORIGINS] [--quiet] [--watch]`: a Koa server with the API at /api, /_health and /_ready.
+ * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]…`: a Koa server with the API
+ * at /api, /_health and /_ready.
  * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
  * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
  * `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms; `--cors`
  * the allowed origins (default any); `--quiet` drops the request log (one JSON line per request
  * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
- * drains the requests in flight, closes the database and exits 0.
- * HOST, PORT, DATABASE_URL, TIMEOUT and CORS_ORIGIN are the defaults of their flags.
+ * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
+ * processes behind the port (default: one per core; cluster.ts); `--replica` (repeatable) names a
+ * PostgreSQL read replica. HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
+ * defaults of their flags.
  */
+import { availableParallelism } from 'node:os';
 import Koa from 'koa';
 import { pino } from 'pino';
 import { contentApi, type ContentApiOptions } from '../index.js';
@@ -18,11 +22,12 @@ import { parseCorsOrigins } from '../http/cors.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { DEFAULT_TIMEOUT_MS } from '../sql/execute.js';
 import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, UsageError } from './common.js';
+import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
 
 const USAGE =
-  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch]\n';
+  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]...\n';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -38,7 +43,16 @@ const OPTIONS = {
   cors: { type: 'string', ...(process.env.CORS_ORIGIN ? { default: process.env.CORS_ORIGIN } : {}) },
   quiet: { type: 'boolean', default: false },
   watch: { type: 'boolean', default: false },
+  workers: { type: 'string', ...(process.env.WORKERS ? { default: process.env.WORKERS } : {}) },
+  replica: { type: 'string', multiple: true },
 } as const;
+
+function parseWorkers(text: string | undefined): number {
+  if (text === undefined) return availableParallelism();
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--workers expects a number of processes, got "${text}"`, USAGE);
+  return value;
+}
 
 function parseMilliseconds(text: string): number {
   const value = Number(text);
@@ -51,6 +65,9 @@ export async function run(args: string[]): Promise<number> {
   // Without sync the database must already exist: its folder is not created either.
   prepareDatabase(values.database, { create: !values['no-sync'] });
   const timeout = values.timeout === undefined ? undefined : parseMilliseconds(values.timeout);
+  const workers = parseWorkers(values.workers);
+  if (values.watch && workers > 1) throw new UsageError('--watch serves from one process: add --workers 1', USAGE);
+  const inWorker = workers > 1 && isClusterWorker();
   let draining = false;
   const options: ContentApiOptions & { root: string } = {
     root: values.root,
@@ -64,7 +81,14 @@ export async function run(args: string[]): Promise<number> {
     timeout,
     cors: values.cors === undefined ? undefined : { origin: parseCorsOrigins(values.cors) },
     logger: values.quiet ? false : pino({ base: null }),
+    replicas: values.replica,
   };
+  if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
+  if (inWorker) {
+    // The primary synced and seeded; each process takes its share of the cores for its read workers.
+    options.sync = false;
+    options.sqliteReadWorkers = Math.max(1, Math.round(availableParallelism() / workers)) + 1;
+  }
   const live = values.watch
     ? await liveApi(options, {
         reloaded: () => process.stdout.write('schema reloaded\n'),
@@ -72,7 +96,7 @@ export async function run(args: string[]): Promise<number> {
       })
     : null;
   const api = live ? live.current() : await contentApi(options);
-  if (values.seed) {
+  if (values.seed && !inWorker) {
     try {
       const summary = await seedIfEmpty(api.knex, api.registry);
       if (summary) process.stdout.write(`${formatSummary(summary).join('\n')}\n`);
@@ -103,7 +127,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : values.port;
-  process.stdout.write(`content-api listening on http://${values.host}:${port}/api${values.watch ? ' (watching the schema files)' : ''}\n`);
+  if (!inWorker) process.stdout.write(`content-api listening on http://${values.host}:${port}/api${values.watch ? ' (watching the schema files)' : ''}\n`);
   process.on('SIGHUP', () => {
     if (live) {
       void live.reload();
@@ -114,12 +138,32 @@ export async function run(args: string[]): Promise<number> {
       (error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
-  const signal = shutdownOnSignals(server, (timeout ?? DEFAULT_TIMEOUT_MS) + 1000, (line) => {
-    draining = true;
-    process.stdout.write(`${line}\n`);
-  });
+  const signal = shutdownOnSignals(
+    server,
+    (timeout ?? DEFAULT_TIMEOUT_MS) + 1000,
+    (line) => {
+      draining = true;
+      process.stdout.write(`${inWorker ? `worker ${process.pid}: ` : ''}${line}\n`);
+    },
+    inWorker ? workerStopSignals() : undefined,
+  );
   await signal;
   await (live ?? api).close();
-  process.stdout.write('content-api stopped\n');
+  if (inWorker) leaveCluster();
+  else process.stdout.write('content-api stopped\n');
   return 0;
+}
+
+/** `--workers N` above 1: the database prepared once here, then N processes serving it. */
+async function servePrimary(options: ContentApiOptions, workers: number, seed: boolean, host: string): Promise<number> {
+  const api = await contentApi({ ...options, logger: false, sqliteReadWorkers: 0, watchPermissions: false });
+  try {
+    const summary = seed ? await seedIfEmpty(api.knex, api.registry) : null;
+    if (summary) process.stdout.write(`${formatSummary(summary).join('\n')}\n`);
+  } finally {
+    await api.close();
+  }
+  const code = await superviseWorkers(workers, (port) => process.stdout.write(`content-api listening on http://${host}:${port}/api (${workers} processes)\n`));
+  process.stdout.write('content-api stopped\n');
+  return code;
 }

@@ -10,7 +10,12 @@ import type { Server } from 'node:http';
  * Settles, with the signal, once the server has closed after one. `draining` is told at the
  * first signal (answers should then close their connection).
  */
-export function shutdownOnSignals(server: Server, drainMs: number, draining: (line: string) => void): Promise<NodeJS.Signals> {
+export function shutdownOnSignals(
+  server: Server,
+  drainMs: number,
+  draining: (line: string) => void,
+  signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
+): Promise<NodeJS.Signals> {
   const state = { draining: false };
   return new Promise<NodeJS.Signals>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
@@ -24,7 +29,6 @@ export function shutdownOnSignals(server: Server, drainMs: number, draining: (li
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), drainMs).unref();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const signal of signals) process.on(signal, stop);
   });
 }

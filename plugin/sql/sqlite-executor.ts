@@ -26,7 +26,7 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   const workers = options.sqliteReadWorkers ?? availableParallelism() + 1;
   const file = sqliteFile(knex);
   if (!file || workers <= 0) return inProcessSqliteExecutor(knex, options);
-  const pool = new SqlitePool({ filename: file }, workers);
+  const pool = new SqlitePool(file, workers);
   const admission = queueFor(pool.size, pool.size - 1, options);
   const costs = new StatementCosts();
   const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: number }>): Promise<T> => {

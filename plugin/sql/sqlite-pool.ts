@@ -1,11 +1,16 @@
 /**
  * SQLite reads off the event loop: a few worker threads, each with its own connection, one
- * statement at a time per worker. A long statement no longer stalls the requests beside it, and a
- * statement still running at its deadline is stopped by terminating its worker, which is replaced
- * at once: better-sqlite3 cannot interrupt a statement, and a stopped thread frees its connection.
+ * statement at a time per worker. A long statement no longer stalls the requests beside it.
+ *
+ * A statement still running at its deadline is answered 503 at once and cancelled: the pool sets
+ * a flag it shares with the worker, and the statement throws at its next checkpoint (one per
+ * built entry; sqlite-worker.ts). Its worker takes new work once the statement has given up.
+ * Threads are stopped only when idle (at close, or after failing to start): a thread stopped
+ * while SQLite runs aborts the whole process if SQLite then returns an error.
  */
 import { Worker } from 'node:worker_threads';
 import { ServiceUnavailableError } from '../errors.js';
+import { CANCELLED } from '../storage/sql-functions.js';
 import type { JoinedRows } from './sqlite-statements.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './sqlite-worker.js';
 
@@ -27,8 +32,15 @@ interface Slot {
   worker: Worker | null;
   /** Whether the worker has opened the database. */
   ready: boolean;
+  /** Shared with the worker: nonzero while its statement is cancelled. */
+  readonly cancel: Int32Array;
+  /** The statement the worker runs, if any (also after its caller was answered 503). */
+  runningId: number | null;
+  /** Who waits for the running statement's answer: null once the deadline answered them. */
   job: Job | null;
   timer: NodeJS.Timeout | null;
+  /** Settles when the worker has no statement (for close). */
+  idle: (() => void) | null;
 }
 
 const WORKER_URL = new URL('./sqlite-worker.js', import.meta.url);
@@ -42,10 +54,13 @@ export class SqlitePool {
   readonly ready: Promise<void>;
 
   constructor(
-    private readonly setup: WorkerSetup,
+    private readonly filename: string,
     size: number,
   ) {
-    for (let index = 0; index < size; index += 1) this.slots.push(this.start({ worker: null, ready: false, job: null, timer: null }));
+    for (let index = 0; index < size; index += 1) {
+      const slot: Slot = { worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), runningId: null, job: null, timer: null, idle: null };
+      this.slots.push(this.start(slot));
+    }
     this.ready = Promise.all(this.slots.map((slot) => readiness(slot.worker!))).then(() => undefined);
     // A caller that never awaits readiness must not see an unhandled rejection: jobs report their own errors.
     this.ready.catch(() => undefined);
@@ -68,24 +83,46 @@ export class SqlitePool {
     return { value: { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length }, milliseconds: response.milliseconds };
   }
 
+  /** Refuses what waits, cancels what runs, and stops each thread once it is idle. */
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.splice(0)) job.reject(new ServiceUnavailableError());
-    await Promise.all(this.slots.map((slot) => slot.worker?.terminate()));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.runningId !== null) {
+          const idle = new Promise<void>((resolve) => (slot.idle = resolve));
+          this.cancel(slot);
+          await idle;
+        }
+        await slot.worker?.terminate();
+        slot.worker = null;
+      }),
+    );
   }
 
   private run(request: WorkerRequest, deadline: number): Promise<WorkerResponse & { ok: true }> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError());
     return new Promise((resolve, reject) => {
-      this.waiting.push({ request, deadline, resolve, reject });
+      const job: Job = { request, deadline, resolve, reject };
+      this.waiting.push(job);
       this.dispatch();
+      // Workers still finishing cancelled statements may keep a job waiting: it is refused at its deadline.
+      if (this.waiting.includes(job)) {
+        setTimeout(() => {
+          const index = this.waiting.indexOf(job);
+          if (index < 0) return;
+          this.waiting.splice(index, 1);
+          reject(timedOut());
+        }, Math.max(0, deadline - Date.now())).unref();
+      }
     });
   }
 
   /** Starts waiting jobs on idle workers; a job whose deadline passed while it waited is refused. */
   private dispatch(): void {
-    // Warm workers first: a worker started after a timeout takes a moment to open the database.
-    const idle = this.slots.filter((slot) => !slot.job).sort((a, b) => Number(b.ready) - Number(a.ready));
+    if (this.closed) return;
+    // Warm workers first: a worker started after a failure takes a moment to open the database.
+    const idle = this.slots.filter((slot) => slot.runningId === null).sort((a, b) => Number(b.ready) - Number(a.ready));
     for (const slot of idle) {
       const job = this.waiting.shift();
       if (!job) return;
@@ -94,6 +131,8 @@ export class SqlitePool {
         job.reject(timedOut());
         continue;
       }
+      Atomics.store(slot.cancel, 0, 0);
+      slot.runningId = job.request.id;
       slot.job = job;
       slot.timer = setTimeout(() => this.expire(slot), remaining);
       (slot.worker ?? this.start(slot).worker!).postMessage(job.request);
@@ -101,52 +140,60 @@ export class SqlitePool {
   }
 
   private start(slot: Slot): Slot {
-    const worker = new Worker(WORKER_URL, { workerData: this.setup });
+    const setup: WorkerSetup = { filename: this.filename, cancel: slot.cancel.buffer as SharedArrayBuffer };
+    const worker = new Worker(WORKER_URL, { workerData: setup });
     worker.on('message', (response: WorkerResponse | 'ready') => (response === 'ready' ? (slot.ready = true) : this.settle(slot, response)));
-    worker.on('error', (error) => this.replace(slot, error));
+    worker.on('error', (error) => this.lose(slot, worker, error));
     worker.unref();
     slot.worker = worker;
     return slot;
   }
 
   private settle(slot: Slot, response: WorkerResponse): void {
+    if (slot.runningId !== response.id) return;
     const job = slot.job;
-    if (!job || job.request.id !== response.id) return;
     this.finish(slot);
-    if (response.ok) job.resolve(response);
-    else job.reject(Object.assign(new Error(response.message), { code: response.code }));
+    if (job) {
+      if (response.ok) job.resolve(response);
+      else if (response.code === CANCELLED) job.reject(timedOut());
+      else job.reject(Object.assign(new Error(response.message), { code: response.code }));
+    }
     this.dispatch();
   }
 
-  /** The statement ran past its deadline: stop its thread, start another, and answer 503. */
+  /** The deadline passed: the caller is answered 503 now, and the statement is told to give up. */
   private expire(slot: Slot): void {
-    if (!slot.job) return;
-    this.replace(slot, timedOut());
-    if (!this.closed && !slot.worker) this.start(slot);
+    const job = slot.job;
+    slot.job = null;
+    slot.timer = null;
+    job?.reject(timedOut());
+    this.cancel(slot);
   }
 
-  /** Stops the slot's worker (a new one starts when the next job needs it) and fails its job. */
-  private replace(slot: Slot, error: Error): void {
+  private cancel(slot: Slot): void {
+    Atomics.store(slot.cancel, 0, 1);
+    // Wakes a worker pausing for another connection's lock.
+    Atomics.notify(slot.cancel, 0);
+  }
+
+  /** The thread failed (it could not open the database, or crashed): its job fails, and the next job starts another. */
+  private lose(slot: Slot, worker: Worker, error: Error): void {
+    if (slot.worker !== worker) return;
     const job = slot.job;
     this.finish(slot);
-    const old = slot.worker;
     slot.worker = null;
     slot.ready = false;
-    if (old) {
-      old.removeAllListeners('message');
-      old.removeAllListeners('error');
-      // An 'error' listener stays: a thread that fails while terminating must not crash the process.
-      old.on('error', () => undefined);
-      void old.terminate();
-    }
     job?.reject(error);
-    if (!this.closed) this.dispatch();
+    this.dispatch();
   }
 
   private finish(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.job = null;
+    slot.runningId = null;
+    slot.idle?.();
+    slot.idle = null;
   }
 }
 

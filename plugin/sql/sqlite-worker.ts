@@ -1,15 +1,20 @@
 /**
  * A read worker: its own better-sqlite3 connection on the database file, in query-only mode, with
- * the same SQL functions as the plugin's connections. It answers one statement at a time; a
- * statement past its deadline is stopped by terminating the worker (sqlite-pool.ts).
+ * the same SQL functions as the plugin's connections. It answers one statement at a time. A
+ * statement past its deadline is cancelled through a flag the pool shares with the worker: the
+ * checkpoint function every built entry calls reads it and throws, and SQLite abandons the
+ * statement. The thread itself is never stopped while it runs SQLite: a thread stopped there
+ * aborts the whole process when SQLite returns an error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
+import { CANCELLED, registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { SqliteStatements } from './sqlite-statements.js';
 
 export interface WorkerSetup {
   readonly filename: string;
+  /** One Int32: nonzero while the running statement is cancelled (set by the pool, cleared before the next). */
+  readonly cancel: SharedArrayBuffer;
 }
 
 export interface WorkerRequest {
@@ -28,33 +33,34 @@ export type WorkerResponse =
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
 const setup = workerData as WorkerSetup;
-// No busy timeout in SQLite itself: a thread terminated while SQLite sleeps in its busy handler
-// aborts the whole process when the wait ends in an error. Waits for another connection's write
-// lock happen here instead, in short pauses, and end before the request's deadline.
+const cancel = new Int32Array(setup.cancel);
+const cancelled = () => Atomics.load(cancel, 0) !== 0;
+// No busy timeout in SQLite itself: waits for another connection's write lock happen here, in
+// short pauses that notice a cancellation, and end before the request's deadline.
 const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 });
 database.pragma('query_only = ON');
-registerSqlFunctions(database as unknown as SqliteConnection);
+registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
 const statements = new SqliteStatements(database);
 parentPort!.postMessage('ready');
 
 const BUSY_PAUSE_MS = 5;
-/** A busy worker gives up this long before the deadline, before the pool stops its thread. */
+/** A busy worker gives up this long before the deadline. */
 const GIVE_UP_BEFORE_DEADLINE_MS = 25;
-const pause = new Int32Array(new SharedArrayBuffer(4));
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
-/** Runs `work`, retried while another connection holds the lock and the deadline allows. */
+/** Runs `work`, retried while another connection holds the lock, the deadline allows and nobody cancelled. */
 function whenUnlocked<T>(request: WorkerRequest, work: () => T): T {
   for (;;) {
     try {
       return work();
     } catch (error) {
-      if (!isBusy(error) || Date.now() + BUSY_PAUSE_MS >= request.deadline - GIVE_UP_BEFORE_DEADLINE_MS) throw error;
-      Atomics.wait(pause, 0, 0, BUSY_PAUSE_MS);
+      if (!isBusy(error) || cancelled() || Date.now() + BUSY_PAUSE_MS >= request.deadline - GIVE_UP_BEFORE_DEADLINE_MS) throw error;
+      // Wakes early when the pool cancels (it notifies the flag).
+      Atomics.wait(cancel, 0, 0, BUSY_PAUSE_MS);
     }
   }
 }
@@ -72,6 +78,7 @@ parentPort!.on('message', (request: WorkerRequest) => {
     }
   } catch (error) {
     const failure = error as { message?: string; code?: string };
-    parentPort!.postMessage({ id: request.id, ok: false, message: String(failure.message ?? error), code: failure.code ?? null } satisfies WorkerResponse);
+    const code = cancelled() ? CANCELLED : (failure.code ?? null);
+    parentPort!.postMessage({ id: request.id, ok: false, message: String(failure.message ?? error), code } satisfies WorkerResponse);
   }
 });

@@ -9,15 +9,21 @@ export interface SqliteConnection {
 }
 
 /**
- * Called once per entry a read statement builds (see Dialect.checkpoint). It returns true; its
- * point is the call itself: a read worker being terminated cannot run JavaScript, so the call
- * fails and SQLite abandons the statement, which a thread stop alone cannot interrupt.
+ * Called once per entry a read statement builds (see Dialect.checkpoint). It returns true, unless
+ * the statement was cancelled (its deadline passed): then it throws, and SQLite abandons the
+ * statement — the way a read worker stops a statement without stopping its thread.
  */
 export const CHECKPOINT_FUNCTION = 'content_api_checkpoint';
 
-export function registerSqlFunctions(connection: SqliteConnection): void {
+/** The error a cancelled statement ends with. */
+export const CANCELLED = 'CONTENT_API_CANCELLED';
+
+export function registerSqlFunctions(connection: SqliteConnection, cancelled: () => boolean = () => false): void {
   foldCaseLikePostgres(connection);
-  connection.function(CHECKPOINT_FUNCTION, { deterministic: false }, () => 1);
+  connection.function(CHECKPOINT_FUNCTION, { deterministic: false }, () => {
+    if (cancelled()) throw Object.assign(new Error('statement cancelled'), { code: CANCELLED });
+    return 1;
+  });
 }
 
 /**

@@ -32,7 +32,7 @@ export interface ServeOptions {
   database: string;
   /** Schema root (default: the repository root, whose YAML is the conformance schema). */
   root?: string;
-  /** Extra CLI arguments (default `['--no-sync']`). */
+  /** Extra CLI arguments (default `['--no-sync']`; `--workers 1` is added unless they name `--workers`). */
   args?: readonly string[];
   /** Milliseconds to wait for the first HTTP answer (default 30 s). */
   startTimeoutMs?: number;
@@ -100,6 +100,11 @@ async function kill(child: ChildProcess): Promise<void> {
   running.delete(child);
 }
 
+/** One process unless the arguments say otherwise: `serve` runs one per core by default. */
+function withOneProcess(args: readonly string[]): readonly string[] {
+  return args.includes('--workers') ? args : [...args, '--workers', '1'];
+}
+
 /** Stops every server still running (the runner calls it after the last suite). */
 export async function stopAllServers(): Promise<void> {
   await Promise.all([...running].map(kill));
@@ -128,7 +133,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const argv = options.command
     ? options.command.map((part) => part.replaceAll('{port}', String(chosenPort)))
     : [process.execPath, cliPath, 'serve', '--root', options.root ?? repoRoot, '--database', options.database,
-        '--host', HOST, '--port', '0', ...(options.args ?? ['--no-sync'])];
+        '--host', HOST, '--port', '0', ...withOneProcess(options.args ?? ['--no-sync'])];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: options.root ?? repoRoot,
     env: { ...process.env, ...options.env },
