@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { fixtureDatabase, repoRoot, serveApi, type ServedApi } from '../support/api.js';
 import { postgresServerUrl, withDatabaseName } from '../support/databases.js';
+import { startServer } from '../support/server.js';
 
 const replicaServer = process.env.TEST_REPLICA_URL ?? null;
 const skipped = !postgresServerUrl() ? 'TEST_DATABASE_URL unset' : !replicaServer ? 'TEST_REPLICA_URL unset; .ci/run makes a replica and sets it' : null;
@@ -33,9 +34,10 @@ async function scalar(url: string, sql: string): Promise<number> {
   let primaryOnly: ServedApi;
   let withReplica: ServedApi;
   let replicaUrl: string;
+  let primaryUrl: string;
 
   before(async () => {
-    const primaryUrl = await fixtureDatabase('postgres', 'small');
+    primaryUrl = await fixtureDatabase('postgres', 'small');
     replicaUrl = withDatabaseName(replicaServer!, new URL(primaryUrl).pathname.slice(1));
     // The copy reaches the replica once it has replayed the primary's log this far.
     const target = await scalar(primaryUrl, 'SELECT count(*) FROM articles');
@@ -64,5 +66,16 @@ async function scalar(url: string, sql: string): Promise<number> {
       expect(fromReplica.text, query).to.equal(fromPrimary.text);
     }
     expect(await scalar(replicaUrl, connectionsOnReplica)).to.be.at.least(1);
+  });
+
+  it('is what serve --replica reads from', async () => {
+    const server = await startServer({ database: primaryUrl, args: ['--no-sync', '--replica', replicaUrl] });
+    try {
+      const response = await fetch(`${server.baseUrl}${QUERIES[0]}`);
+      expect(response.status).to.equal(200);
+      expect(await response.text()).to.equal((await primaryOnly.request.get(QUERIES[0]!)).text);
+    } finally {
+      await server.stop();
+    }
   });
 });
