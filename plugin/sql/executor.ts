@@ -46,3 +46,10 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export function queueFor(limit: number, heavyLimit: number, options: ExecutionOptions): AdmissionQueue {
   return new AdmissionQueue(limit, options.maxQueuedStatements ?? limit * 64, Math.max(1, Math.min(limit, heavyLimit)));
 }
+
+/** Counts a statement that ran: in its request's stats, and in the admission queue's wait estimate. */
+export function countStatement(stats: ExecutionStats, admission: AdmissionQueue, milliseconds: number): void {
+  admission.record(milliseconds);
+  stats.statements += 1;
+  stats.milliseconds += milliseconds;
+}

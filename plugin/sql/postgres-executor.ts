@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import type { Statement } from './compile.js';
 import { postgresDialect } from './dialect/postgres.js';
-import { DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
 import { ReadTargets } from './read-targets.js';
 import { StatementCosts } from './statement-costs.js';
 
@@ -83,10 +83,8 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
         try {
           const { rows, milliseconds } = await runOn(target, statement);
           targets.answered(target);
-          admission.record(milliseconds);
+          countStatement(stats, admission, milliseconds);
           costs.record(statement.sql, milliseconds);
-          stats.statements += 1;
-          stats.milliseconds += milliseconds;
           return width === 1 ? rows.map((row) => row[0]) : rows;
         } catch (error) {
           if (!(error instanceof TargetUnavailable)) throw error;

@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../errors.js';
 import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import type { Statement } from './compile.js';
 import { sqliteDialect } from './dialect/sqlite.js';
-import { queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { countStatement, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
 import { SqlitePool } from './sqlite-pool.js';
 import { StatementCosts } from './statement-costs.js';
 import { SqliteStatements, type SqliteReadConnection } from './sqlite-statements.js';
@@ -33,10 +33,8 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
     const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
     try {
       const { value, milliseconds } = await work();
-      admission.record(milliseconds);
+      countStatement(stats, admission, milliseconds);
       costs.record(statement.sql, milliseconds);
-      stats.statements += 1;
-      stats.milliseconds += milliseconds;
       return value;
     } catch (error) {
       throw unavailableOnBusy(error);
@@ -69,10 +67,7 @@ function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executo
       }
       const started = performance.now();
       const value = work(statements);
-      const milliseconds = performance.now() - started;
-      admission.record(milliseconds);
-      stats.statements += 1;
-      stats.milliseconds += milliseconds;
+      countStatement(stats, admission, performance.now() - started);
       return value;
     } catch (error) {
       throw unavailableOnBusy(error);
