@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../schema/registry.js';
 import { clientOf, type DatabaseClient } from './database.js';
 import { inspectDatabase, storedName, type ExistingTable } from './inspect.js';
+import { vacuumAnalyze } from './vacuum.js';
 import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
 
 /** One thing sync added. */
@@ -126,5 +127,7 @@ export async function syncSchema(knex: Knex, registry: Registry, options: SyncOp
   const layout = describeLayout(registry);
   const changes = await knex.transaction((trx) => applyLayout(trx, layout));
   for (const change of changes) options.log?.(describeChange(change));
+  // A new index on a table that has rows serves index-only scans once the table is vacuumed.
+  await vacuumAnalyze(knex, [...new Set(changes.filter((change) => change.kind === 'index').map((change) => change.table))]);
   return changes;
 }
