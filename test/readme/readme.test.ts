@@ -29,11 +29,23 @@ export function tourRequests(readme: string): TourRequest[] {
   return requests;
 }
 
-const requests = tourRequests(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+/** The paths of the README's `curl` commands against the example app (http://127.0.0.1:1337). */
+export function curlPaths(readme: string): string[] {
+  return [...readme.matchAll(/^curl [^\n]*?'?http:\/\/127\.0\.0\.1:1337(\/[^\s']*)'?\s*$/gm)].map((match) => match[1]!);
+}
+
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const requests = tourRequests(readme);
+const curls = curlPaths(readme);
 
 describe('README tour', () => {
   it('has at least 20 requests', () => {
     expect(requests.length).to.be.at.least(20);
+  });
+
+  it('has curl commands for the quick start and the health routes', () => {
+    expect(curls).to.include.members(['/_health', '/_ready']);
+    expect(curls.length).to.be.at.least(3);
   });
 });
 
@@ -51,6 +63,13 @@ for (const kind of testDatabaseKinds()) {
       await served?.close();
       await database?.drop();
     });
+
+    for (const path of curls) {
+      it(`curl ${path} → 200`, async () => {
+        const response = await served.request.get(path);
+        expect(response.status, response.text.slice(0, 300)).to.equal(200);
+      });
+    }
 
     for (const { path, status } of requests) {
       it(`GET ${path} → ${status}`, async () => {
