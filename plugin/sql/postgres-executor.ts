@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import type { Statement } from './compile.js';
 import { postgresDialect } from './dialect/postgres.js';
-import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type JoinedRows } from './executor.js';
 import { ReadTargets } from './read-targets.js';
 import { StatementCosts } from './statement-costs.js';
 
@@ -73,9 +73,12 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
     }
   };
 
-  /** The first `width` columns of every row (the first column alone when `width` is 1). */
-  const column = async (statement: Statement, stats: ExecutionStats, deadline: number, width = 1): Promise<unknown[]> => {
-    const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
+  /**
+   * The first `width` columns of every row (the first column alone when `width` is 1). `shape` is
+   * the statement whose cost this run counts for (a wrapped statement counts for the one it wraps).
+   */
+  const column = async (statement: Statement, stats: ExecutionStats, deadline: number, width = 1, shape = statement.sql): Promise<unknown[]> => {
+    const release = await admission.acquire(deadline, costs.isHeavy(shape));
     try {
       let lastFailure: unknown = null;
       for (const target of targets.order()) {
@@ -84,7 +87,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
           const { rows, milliseconds } = await runOn(target, statement);
           targets.answered(target);
           countStatement(stats, admission, milliseconds);
-          costs.record(statement.sql, milliseconds);
+          costs.record(shape, milliseconds);
           return width === 1 ? rows.map((row) => row[0]) : rows;
         } catch (error) {
           if (!(error instanceof TargetUnavailable)) throw error;
@@ -102,13 +105,30 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
     dialect: postgresDialect,
     column,
     async joined(statement, stats, deadline, maxBytes = Infinity) {
-      const [row] = (await column(joinedInDatabase(statement, maxBytes), stats, deadline, 3)) as [string | null, string, number][];
+      // Light shapes take the faster way, a string per entry; heavy and new ones are joined and
+      // measured by the database, so that no oversized result reaches this process.
+      if (!costs.isHeavy(statement.sql)) return joinStrings((await column(statement, stats, deadline)) as string[], maxBytes);
+      const [row] = (await column(joinedInDatabase(statement, maxBytes), stats, deadline, 3, statement.sql)) as [string | null, string, number][];
       const [body, size, rows] = row!;
       return { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: Number(rows), size: Number(size) };
     },
     ready: async () => undefined,
     close: async () => undefined,
   };
+}
+
+/** Joins the entries as UTF-8 with commas, measuring first: above `maxBytes`, nothing is encoded. */
+function joinStrings(rows: readonly string[], maxBytes: number): JoinedRows {
+  let size = Math.max(0, rows.length - 1);
+  for (const row of rows) size += Buffer.byteLength(row);
+  if (size > maxBytes) return { bytes: Buffer.alloc(0), rows: rows.length, size };
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = 0;
+  rows.forEach((row, index) => {
+    if (index) bytes[offset++] = 0x2c;
+    offset += bytes.write(row, offset);
+  });
+  return { bytes, rows: rows.length, size };
 }
 
 /**

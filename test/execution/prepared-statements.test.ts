@@ -25,7 +25,10 @@ import type { Knex } from 'knex';
   const prepared = async () => Number((await knex.raw('SELECT count(*) AS n FROM pg_prepared_statements')).rows[0].n);
 
   it('reuses the statement of a shape it has prepared', async () => {
+    // A new shape's entries are first joined by the database (it may be heavy); once it has run
+    // fast, the plain statement is prepared and reused from then on.
     await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=1');
+    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=0');
     const before = await prepared();
     await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=2');
     expect(await prepared()).to.equal(before);

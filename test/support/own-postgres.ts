@@ -55,7 +55,7 @@ export function createOwnPostgres(): Promise<OwnPostgres> {
 /** A streaming replica of `primary` (pg_basebackup -R), read-only, following the primary's changes. */
 export function createOwnReplica(primary: OwnPostgres): Promise<OwnPostgres> {
   const { port } = new URL(primary.url);
-  return createServer((run, data) => run('pg_basebackup', ['-h', '127.0.0.1', '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream']));
+  return createServer((run, data) => run('pg_basebackup', ['-h', '127.0.0.1', '-p', port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--checkpoint=fast']));
 }
 
 type Run = (program: string, args: string[]) => Promise<void>;
@@ -75,7 +75,11 @@ async function createServer(createData: (run: Run, data: string) => Promise<void
   // Asynchronous, so that requests under test keep being sent while the server stops and starts.
   const run: Run = async (program, args) => {
     const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
-    await promisify(execFile)(command as string, argv as string[], { timeout: 60_000 });
+    try {
+      await promisify(execFile)(command as string, argv as string[], { timeout: 60_000 });
+    } catch (error) {
+      throw new Error(`${program} failed: ${String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message}`);
+    }
   };
   await createData(run, data);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`;
