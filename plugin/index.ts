@@ -29,6 +29,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './response-budget.js';
 import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
+import { buildModels, type ModelSet } from './storage/models.js';
 import { storedDefaultLocale } from './storage/strapi-settings.js';
 
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
@@ -40,6 +41,8 @@ export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
 export type { CorsOptions } from './http/cors.js';
 export type { HealthPaths } from './http/health.js';
+export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
+export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
@@ -135,6 +138,8 @@ export interface ContentApi {
   /** The permissions in force. */
   readonly permissions: Permissions;
   readonly knex: Knex;
+  /** The Objection models of every content type, component and the file type, bound to `knex`. */
+  readonly models: ModelSet;
   /**
    * Reads permissions.yaml again and puts it in force for the next request (plans of the old
    * rules are dropped). An invalid file throws a SchemaError with every problem, and the rules
@@ -245,6 +250,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
       return rules.permissions;
     },
     knex,
+    models: buildModels(registry, knex),
     reloadPermissions,
     async close() {
       watcher?.close();

@@ -18,6 +18,7 @@ import {
   type RelationAttribute,
 } from '../schema/registry.js';
 import type { ComponentJoinModel, TableModel } from './table-model.js';
+import { componentOfRowRelation } from './component-of-row.js';
 
 /** The generated classes, looked up by uid (a model's own table) or by table name. */
 export interface ModelClasses {
@@ -112,10 +113,15 @@ function componentMapping(owner: SchemaModel, attribute: ComponentAttribute, cla
   return filteredThroughMapping(owner, attribute.repeatable, classes.model(attribute.component), through, filter);
 }
 
-/** A dynamic zone: the owner's join rows of that field, in zone order; each row reaches its component. */
+/**
+ * A dynamic zone: the owner's join rows of that field, in zone order, each with its component
+ * under the relation of its type (`sharedQuote`…), fetched with the rows (one query per component
+ * type present), so `withGraphFetched('blocks')` gives the zone's content. Rows inserted through
+ * the zone get its `field`, and the `component_type` of the component relation they carry.
+ */
 function zoneMapping(owner: SchemaModel, name: string, classes: ModelClasses): Mapping {
   const joinTable = owner.componentJoinTable as string;
-  const joinModel = classes.table(joinTable);
+  const joinModel = classes.table(joinTable) as typeof ComponentJoinModel;
   return {
     relation: Model.HasManyRelation,
     modelClass: joinModel,
@@ -123,8 +129,41 @@ function zoneMapping(owner: SchemaModel, name: string, classes: ModelClasses): M
     modify: (builder: QueryBuilder<Model>) => {
       const table = builder.tableRefFor(joinModel);
       builder.where(`${table}.field`, name).orderBy(`${table}.order`).orderBy(`${table}.id`);
+      builder.runAfter(async (rows: unknown, query: QueryBuilder<Model>) => {
+        if (Array.isArray(rows)) await attachComponents(rows as ComponentJoinModel[], joinModel, classes, query);
+        return rows;
+      });
+    },
+    beforeInsert: (row: Model) => {
+      const joinRow = row as ComponentJoinModel;
+      joinRow.field = name;
+      if (joinRow.component_type === undefined) {
+        const carried = [...joinModel.componentRelations].find(([, relation]) => joinRow[relation] !== undefined);
+        if (carried) joinRow.component_type = carried[0];
+      }
     },
   };
+}
+
+/**
+ * Fetches the component of each join row, one query per component type, and sets it under its
+ * relation name; rows whose component a nested graph (`blocks.sharedQuote.category`) already
+ * fetched keep it.
+ */
+async function attachComponents(rows: readonly ComponentJoinModel[], joinModel: typeof ComponentJoinModel, classes: ModelClasses, query: QueryBuilder<Model>): Promise<void> {
+  const idsByType = new Map<string, number[]>();
+  for (const row of rows) {
+    const uid = row.component_type as string;
+    const relation = joinModel.componentRelations.get(uid);
+    if (!relation || row[relation] !== undefined) continue;
+    idsByType.set(uid, [...(idsByType.get(uid) ?? []), Number(row.component_id)]);
+  }
+  for (const [uid, ids] of idsByType) {
+    const components = await classes.model(uid).query(query.knex()).findByIds(ids);
+    const byId = new Map(components.map((component) => [component.id, component]));
+    const relation = joinModel.componentRelations.get(uid) as string;
+    for (const row of rows) if (row.component_type === uid && row[relation] === undefined) row[relation] = byId.get(Number(row.component_id)) ?? null;
+  }
 }
 
 /** The relations of a model's own table, named after its attributes. */
@@ -155,8 +194,9 @@ export function componentUidsOf(owner: SchemaModel): string[] {
 }
 
 /**
- * The relations of a join-table row: one per component uid, through the join table itself
- * filtered by `component_type`, so a row only ever reaches the component of its own type.
+ * The relations of a join-table row: one per component uid, from `component_id` to the component's
+ * table, reaching a component only from rows of its own `component_type` (component-of-row.ts):
+ * that is how dynamic zones are read and written.
  */
 export function joinRowRelationMappings(owner: SchemaModel, joinModel: typeof ComponentJoinModel, classes: ModelClasses): RelationMappings {
   const joinTable = joinModel.tableName;
@@ -164,18 +204,9 @@ export function joinRowRelationMappings(owner: SchemaModel, joinModel: typeof Co
   for (const uid of componentUidsOf(owner)) {
     const component = classes.model(uid);
     mappings[componentRelationName(uid)] = {
-      relation: Model.HasOneThroughRelation,
+      relation: componentOfRowRelation(uid),
       modelClass: component,
-      join: {
-        from: `${joinTable}.id`,
-        through: {
-          modelClass: joinModel,
-          from: `${joinTable}.id`,
-          to: `${joinTable}.component_id`,
-          modify: (builder: QueryBuilder<Model>) => builder.where('component_type', uid),
-        },
-        to: `${component.tableName}.id`,
-      },
+      join: { from: `${joinTable}.component_id`, to: `${component.tableName}.id` },
     };
   }
   return mappings;

@@ -12,6 +12,11 @@ import { formatColumnValue, parseColumnValue } from './model-values.js';
 /** A row of one table of the layout; generated subclasses set the table, its column types and relations. */
 export class TableModel extends Model {
   static override idColumn = 'id';
+  /**
+   * Graph inserts run one query at a time: a transaction is one connection, where parallel
+   * queries would only queue (and pg warns about them).
+   */
+  static concurrency = 1;
   /** json columns are converted by column type below, not by Objection's guess from the values. */
   static override jsonAttributes: string[] = [];
   /** The type of every column of the table, by column name. */
