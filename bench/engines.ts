@@ -17,6 +17,8 @@ export interface BenchEngine {
   name: string;
   description: string;
   baseUrl: string;
+  /** The server's process, whose CPU time the bench reads. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ export async function prepareEngines(): Promise<BenchEngine[]> {
   copyFileSync(join(conformanceKitDir(), 'db', 'strapi-large.db'), file);
   const engines: BenchEngine[] = [];
   const sqlite = await startServer({ root: repoRoot, database: `sqlite:${file}`, args: [] });
-  engines.push({ name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', baseUrl: sqlite.baseUrl, stop: () => sqlite.stop() });
+  engines.push({ name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', baseUrl: sqlite.baseUrl, pid: sqlite.child.pid!, stop: () => sqlite.stop() });
   if (process.env.BENCH_DATABASE_URL || postgresServerUrl()) {
     const target = await createTestDatabase('postgres');
     const source = openDatabase(`sqlite:${file}`);
@@ -39,6 +41,7 @@ export async function prepareEngines(): Promise<BenchEngine[]> {
       name: 'postgres',
       description: 'pg, strapi-large.db copied with content-api copy',
       baseUrl: postgres.baseUrl,
+      pid: postgres.child.pid!,
       stop: async () => {
         await postgres.stop();
         await target.drop();
