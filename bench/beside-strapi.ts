@@ -7,49 +7,18 @@
  *
  *   npm run bench:strapi [-- --seconds 2] [-- --only q3,q14]
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
-import { freePort } from '../test/support/server.js';
 import { prepareEngines } from './engines.js';
 import { measureQuery } from './measure.js';
 import { BENCH_QUERIES } from './queries.js';
+import { startStrapi } from './strapi-server.js';
 
 interface Server {
   readonly name: string;
   readonly baseUrl: string;
   stop(): Promise<void>;
-}
-
-/** Starts the reference on a copy of the large fixture and waits until it answers (Strapi takes 10–30 s to boot). */
-async function startStrapi(): Promise<Server> {
-  const serveScript = join(conformanceKitDir(), '..', 'oracle', 'serve.sh');
-  const installed = join(process.env.ORACLE_DIR ?? join(homedir(), '.cache', 'strapi-oracle'), 'strapi-app', 'node_modules', '@strapi', 'strapi');
-  if (!existsSync(serveScript) || !existsSync(installed)) throw new Error(`the reference is not installed: run ${join(conformanceKitDir(), '..', 'oracle', 'install.sh')}`);
-  const port = await freePort();
-  const child = spawn('bash', [serveScript, String(port), join(conformanceKitDir(), 'db', 'strapi-large.db')], { stdio: 'ignore', detached: true });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-  };
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${baseUrl}/api/articles`, { signal: AbortSignal.timeout(2_000) })).ok) return { name: 'strapi', baseUrl, stop };
-    } catch {
-      // Still booting.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  await stop();
-  throw new Error('the reference did not answer within 120 s');
 }
 
 const geomean = (values: readonly number[]) => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
@@ -61,7 +30,7 @@ async function main(): Promise<void> {
   const options = { seconds: Number(values.seconds), samples: 10, connections: 10 };
   const servers: Server[] = [];
   try {
-    servers.push(await startStrapi());
+    servers.push(await startStrapi(join(conformanceKitDir(), 'db', 'strapi-large.db')));
     for (const engine of await prepareEngines()) servers.push({ name: engine.name, baseUrl: engine.baseUrl, stop: engine.stop });
     const ours = servers.slice(1);
     process.stdout.write(`\nrequests/s at 10 connections, each server alone, ${options.seconds} s per query\n`);

@@ -6,6 +6,8 @@
 
 export type ErrorName =
   | 'ValidationError'
+  | 'ApplicationError'
+  | 'PayloadTooLargeError'
   | 'UnauthorizedError'
   | 'ForbiddenError'
   | 'NotFoundError'
@@ -14,6 +16,8 @@ export type ErrorName =
 
 const STATUS: Record<ErrorName, number> = {
   ValidationError: 400,
+  ApplicationError: 400,
+  PayloadTooLargeError: 413,
   UnauthorizedError: 401,
   ForbiddenError: 403,
   NotFoundError: 404,
@@ -43,6 +47,42 @@ export class ValidationError extends ApiError {
   constructor(path: string, message: string) {
     super('ValidationError', path ? `${message} (at ${path})` : message, path ? { path } : {});
     this.path = path;
+  }
+}
+
+/** Where a problem is in a write body's `data`, as Strapi's `details.errors[].path`: `['seo', 'metaTitle']`, `['links', 1, 'label']`. */
+export type DataPath = readonly (string | number)[];
+
+export interface DataProblem {
+  readonly path: DataPath;
+  readonly message: string;
+}
+
+/**
+ * A write body that breaks the schema: every problem at once, as Strapi lists them in
+ * `details.errors` (`{ path, message, name }`). Nothing was written.
+ */
+export class DataValidationError extends ApiError {
+  readonly problems: readonly DataProblem[];
+
+  constructor(problems: readonly DataProblem[]) {
+    const message = problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`;
+    super('ValidationError', message, { errors: problems.map(({ path, message }) => ({ path: [...path], message, name: 'ValidationError' })) });
+    this.problems = problems;
+  }
+}
+
+/** A write the data allows but the content's state does not: a locale already translated, a component of another entry. */
+export class ApplicationError extends ApiError {
+  constructor(message: string) {
+    super('ApplicationError', message);
+  }
+}
+
+/** A request body over the configured limit. */
+export class PayloadTooLargeError extends ApiError {
+  constructor(limit: number) {
+    super('PayloadTooLargeError', `The request body is larger than ${limit} bytes`);
   }
 }
 

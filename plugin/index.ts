@@ -1,5 +1,5 @@
 /**
- * koa-content-api: the Strapi v4 content API (reads) for a Koa app, from YAML schema files.
+ * koa-content-api: the Strapi v4 content API (reads and writes) for a Koa app, from YAML schema files.
  *
  *   const api = await contentApi({ root: '.', database: 'sqlite:.data/content.db' });
  *   app.use(api.routes());
@@ -21,7 +21,6 @@ import { databaseAnswers, DEFAULT_HEALTH_PATHS, healthRoutes, type HealthPaths }
 import { withOperations } from './http/operations.js';
 import { requestLog } from './http/request-log.js';
 import type { ExecutionStats } from './sql/execute.js';
-import type { ReadEngine } from './read.js';
 import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
 import { createExecutor, DEFAULT_TIMEOUT_MS } from './sql/execute.js';
@@ -30,7 +29,11 @@ import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
 import { buildModels, type ModelSet } from './storage/models.js';
-import { storedDefaultLocale } from './storage/strapi-settings.js';
+import { storedDefaultLocale, storedLocales } from './storage/strapi-settings.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http/read-body.js';
+import { WriteSchema } from './write/row-store.js';
+import { compileScalarChecker } from './write/scalar-values.js';
+import type { WriteEngine } from './write/write.js';
 
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
 export { SchemaError, type SchemaProblem } from './schema/problems.js';
@@ -70,6 +73,13 @@ export interface ContentApiOptions {
   maxRelationHops?: number;
   /** The i18n default locale (default: the one a Strapi database was configured with, else `en`). */
   defaultLocale?: string;
+  /**
+   * The locales entries may be written in (default: those a Strapi database was configured with,
+   * else the default locale and those the content uses at start). Reads take any code.
+   */
+  locales?: readonly string[];
+  /** Largest write body in bytes (default 1 MB, as Strapi): a larger one is a 413. */
+  maxBodyBytes?: number;
   /** Roles, permissions and tokens (default `<root>/permissions.yaml`). */
   permissionsFile?: string;
   /** Re-read the permissions file when it changes (default true); `api.close()` stops watching. */
@@ -150,6 +160,12 @@ export interface ContentApi {
   close(): Promise<void>;
 }
 
+/** The value of `load`, loaded once, at the first call; a failed load is tried again at the next. */
+function memoize<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | null = null;
+  return () => (loaded ??= load().catch((error: unknown) => ((loaded = null), Promise.reject(error))));
+}
+
 /** Loads the schema and permissions, syncs the database when asked, and builds the routes. */
 export async function contentApi(options: ContentApiOptions): Promise<ContentApi> {
   const root = options.root ?? '.';
@@ -201,12 +217,18 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   }
   const planCacheSize = options.planCacheSize ?? 1000;
   let rules = createAccessRules(permissions, planCacheSize);
-  const engine: ReadEngine = {
+  const engine: WriteEngine = {
     registry,
     rules: () => rules,
     executor,
     limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true, maxRelationHops: options.maxRelationHops },
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    knex,
+    schema: new WriteSchema(registry),
+    checker: compileScalarChecker(registry),
+    // Read at the first write that needs them: start-up touches no content table.
+    locales: memoize(async () => new Set(options.locales ?? (await storedLocales(knex, registry)))),
+    now: options.now ?? Date.now,
   };
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
@@ -228,6 +250,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     maxLimit: engine.limits.maxLimit,
     cacheControl,
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);

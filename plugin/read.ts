@@ -2,7 +2,7 @@
  * One read request, through the pipeline: parse → authorize → compile → execute → format.
  * Knows nothing of Koa; http/router.ts feeds it.
  */
-import { grantsFor, type Permissions } from './access/permissions.js';
+import { grantsFor, type Action, type Permissions } from './access/permissions.js';
 import { authorize } from './access/authorize.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { entryBody, listBody, paginationMeta } from './format/envelope.js';
@@ -83,7 +83,32 @@ function withId(statement: Statement, id: number | null): Statement {
 }
 
 export async function read(engine: ReadEngine, request: ReadRequest): Promise<ReadResult> {
-  const { root, compiled } = planFor(engine, request);
+  return execute(engine, planFor(engine, request), request);
+}
+
+/**
+ * The answer of a write: the entry by id, shaped by the request's `fields` and `populate` only,
+ * drafts included at every depth (as Strapi's entity service answers a write). The role needs no
+ * read permission on the written type itself; populated relations and media still need `find`.
+ */
+export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest, 'action'>): Promise<ReadResult> {
+  const key = PlanCache.key(request.role, request.model.uid, 'written', request.querystring);
+  const { plans, permissions } = request.rules;
+  let plan = plans.get(key);
+  if (!plan) {
+    const { fields, populate } = parseQueryString(request.querystring);
+    const query = { ...(fields === undefined ? {} : { fields }), ...(populate === undefined ? {} : { populate }) };
+    const tree = parseQuery(engine.registry, { model: request.model, action: 'findOne', id: request.id, query }, engine.limits);
+    const grants = grantsFor(permissions, request.role);
+    const writer = { role: grants.role, can: (uid: string, action: Action) => (uid === request.model.uid && (action === 'findOne' || action === 'preview')) || grants.can(uid, action) };
+    const root = authorize({ ...tree, publicationState: 'preview' }, writer);
+    plan = { root, compiled: compileRequest(engine.executor.dialect, root) };
+    plans.set(key, plan);
+  }
+  return execute(engine, plan, { ...request, action: 'findOne' });
+}
+
+async function execute(engine: ReadEngine, { root, compiled }: Plan, request: ReadRequest): Promise<ReadResult> {
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   // Both statements are sent at once: on PostgreSQL they run side by side on two connections.
   const [entries, count] = await Promise.all([

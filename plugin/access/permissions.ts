@@ -4,6 +4,8 @@
  *   roles:
  *     public:
  *       article: [find, findOne]       # a type by singularName, pluralName or uid
+ *     editor:
+ *       article: [find, findOne, preview, create, update, delete]
  *       file: [find]                   # the media file type: needed to populate media
  *   tokens:
  *     - { name: ci, role: editor, hash: "sha256:…", expiresAt: 2027-01-01T00:00:00Z }
@@ -16,8 +18,8 @@ import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
 
-export type Action = 'find' | 'findOne' | 'preview';
-const ACTIONS: ReadonlySet<string> = new Set(['find', 'findOne', 'preview']);
+export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete';
+const ACTIONS: ReadonlySet<string> = new Set<Action>(['find', 'findOne', 'preview', 'create', 'update', 'delete']);
 
 export interface Permissions {
   /** role → model uid → actions */
@@ -96,13 +98,13 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
       const uid = resolve(type);
       if (!uid) report(['roles', role, type], `unknown content type "${type}"`, true);
       if (!Array.isArray(actions)) {
-        report(['roles', role, type], 'expected a list of actions: find, findOne, preview');
+        report(['roles', role, type], 'expected a list of actions: find, findOne, preview, create, update, delete');
         continue;
       }
       const set = new Set<Action>();
       actions.forEach((action, index) => {
         if (typeof action === 'string' && ACTIONS.has(action)) set.add(action as Action);
-        else report(['roles', role, type, index], `unknown action ${JSON.stringify(action)}; expected find, findOne or preview`);
+        else report(['roles', role, type, index], `unknown action ${JSON.stringify(action)}; expected find, findOne, preview, create, update or delete`);
       });
       if (uid) grants.set(uid, set);
     }

@@ -21,8 +21,18 @@ export function isTokenHash(value: string): boolean {
 /** A new token and the hash to store for it. */
 export function createToken(): { token: string; hash: string } {
   const token = `cat_${randomBytes(32).toString('base64url')}`;
-  const salt = randomBytes(16).toString('base64url');
-  return { token, hash: `sha256:${salt}:${digest(salt, token)}` };
+  return { token, hash: tokenHash(token, randomBytes(16).toString('base64url')) };
+}
+
+/**
+ * The hash to store for `token` with `salt` (at least 16 URL-safe characters): the
+ * `sha256:<salt>:<digest>` string {@link tokenMatches} accepts. Exported so a test or a host can
+ * write a permissions file for a token it already knows.
+ */
+export function tokenHash(token: string, salt: string): string {
+  const hash = `sha256:${salt}:${digest(salt, token)}`;
+  if (!isTokenHash(hash)) throw new Error('a token salt is at least 16 URL-safe characters (A-Z a-z 0-9 _ -)');
+  return hash;
 }
 
 function digest(salt: string, token: string): string {

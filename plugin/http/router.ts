@@ -1,7 +1,7 @@
 /**
  * The routes: `GET <prefix>/<pluralName>` (find) and `GET <prefix>/<pluralName>/:id` (findOne)
- * for collection types, `GET <prefix>/<singularName>` for single types. The only code that knows
- * Koa, besides the error renderer.
+ * for collection types, `GET <prefix>/<singularName>` for single types, and the write routes
+ * (write-routes.ts). With the error renderer, the only code that knows Koa.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -15,6 +15,8 @@ import { conditionalGet } from './conditional-get.js';
 import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
 import { addExplorerRoutes } from './explorer-routes.js';
+import { addWriteRoutes } from './write-routes.js';
+import type { WriteEngine } from '../write/write.js';
 
 export interface RouterOptions {
   readonly prefix: string;
@@ -33,9 +35,11 @@ export interface RouterOptions {
   readonly cacheControl?: CacheControlPolicy;
   /** Told the statements each content request ran (for the request log). */
   readonly recordStats?: (ctx: Context, stats: ExecutionStats) => void;
+  /** Largest write body in bytes: a larger one is a 413. */
+  readonly maxBodyBytes: number;
 }
 
-export function createRouter(engine: ReadEngine, options: RouterOptions): Router {
+export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
   router.use(renderErrors);
   router.use(conditionalGet);
@@ -49,6 +53,7 @@ export function createRouter(engine: ReadEngine, options: RouterOptions): Router
       router.get(`/${route}/:id`, (ctx) => handle(ctx, engine, options, model, 'findOne', parseId(ctx.params.id)));
     }
   }
+  addWriteRoutes(router, engine, options);
   return router;
 }
 

@@ -39,6 +39,8 @@ export interface CommonAttributeDocument {
   maxLength?: number;
   min?: number | string;
   max?: number | string;
+  /** string-like attributes: a JavaScript regular expression a non-empty value must match. */
+  regex?: string;
   configurable?: boolean;
   searchable?: boolean;
   pluginOptions?: Record<string, unknown>;

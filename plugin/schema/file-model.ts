@@ -3,7 +3,7 @@
  * plugin declares it. Media attributes of every model point at it through `files_related_morphs`.
  */
 import type { ScalarType } from './document.js';
-import { defaultFields, FILE_UID, type Attribute, type Model, type ScalarAttribute } from './registry.js';
+import { defaultFields, FILE_UID, NO_CONSTRAINTS, type Attribute, type Model, type ScalarAttribute } from './registry.js';
 import { columnName } from '../storage/naming.js';
 
 const FILE_SCALARS: readonly [string, ScalarType, { required?: boolean; hidden?: boolean }?][] = [
@@ -39,6 +39,8 @@ function fileScalar(name: string, type: ScalarType, flags: { required?: boolean;
     unique: false,
     enum: null,
     default: null,
+    constraints: NO_CONSTRAINTS,
+    localized: true,
     implicit: name === 'createdAt' || name === 'updatedAt',
   };
 }

@@ -13,10 +13,12 @@ import type {
 import { problemAt, SchemaError, type SchemaProblem } from './problems.js';
 import {
   FILE_UID,
+  NO_CONSTRAINTS,
   type Attribute,
   type Model,
   type Registry,
   type ScalarAttribute,
+  type ScalarConstraints,
   defaultFields,
 } from './registry.js';
 import { buildFileModel } from './file-model.js';
@@ -59,6 +61,7 @@ export function normalizeSchema(
 
   checkAttributeNames(declared, problems);
   checkReferences(declared, resolveTarget, problems);
+  checkConstraints(declared, problems);
   if (problems.length) throw new SchemaError(problems);
 
   const models = new Map<string, Model>();
@@ -193,6 +196,29 @@ function checkReferences(
   }
 }
 
+/** A bound written as a string (biginteger bounds past 2^53) must still be a number. */
+const NUMERIC_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+/** The write checker compiles `regex` and compares with `min`/`max`: broken ones are schema problems, not 500s. */
+function checkConstraints(declared: Map<string, Declared>, problems: SchemaProblem[]): void {
+  for (const entry of declared.values()) {
+    for (const [name, attribute] of Object.entries(entry.attributes)) {
+      const at = (key: string, message: string) => problems.push(problemAt(entry.loaded, ['attributes', name, key], message));
+      for (const key of ['min', 'max'] as const) {
+        const bound = attribute[key];
+        if (typeof bound === 'string' && !NUMERIC_TEXT.test(bound)) at(key, `"${bound}" is not a number`);
+      }
+      if (attribute.regex !== undefined) {
+        try {
+          new RegExp(attribute.regex);
+        } catch {
+          at('regex', `"${attribute.regex}" is not a valid JavaScript regular expression`);
+        }
+      }
+    }
+  }
+}
+
 function buildModel(entry: Declared, declared: Map<string, Declared>, resolveTarget: (target: string) => string | null): Model {
   const attributes = new Map<string, Attribute>();
   for (const [name, doc] of Object.entries(entry.attributes)) {
@@ -244,6 +270,8 @@ export function implicitScalar(name: string, type: 'datetime' | 'string'): Scala
     unique: false,
     enum: null,
     default: null,
+    constraints: NO_CONSTRAINTS,
+    localized: true,
     implicit: true,
   };
 }
@@ -256,15 +284,16 @@ function buildAttribute(
   resolveTarget: (target: string) => string | null,
 ): Attribute {
   const hidden = doc.private === true || doc.type === 'password';
+  const required = doc.required === true;
   switch (doc.type) {
     case 'relation':
       return buildRelation(entry, name, doc, declared, resolveTarget(doc.target) as string);
     case 'media':
-      return { kind: 'media', name, multiple: doc.multiple === true, hidden, allowedTypes: doc.allowedTypes ?? null };
+      return { kind: 'media', name, multiple: doc.multiple === true, hidden, allowedTypes: doc.allowedTypes ?? null, required };
     case 'component':
-      return { kind: 'component', name, component: doc.component, repeatable: doc.repeatable === true, hidden };
+      return { kind: 'component', name, component: doc.component, repeatable: doc.repeatable === true, hidden, required, ...itemCounts(doc) };
     case 'dynamiczone':
-      return { kind: 'dynamiczone', name, components: [...doc.components], hidden };
+      return { kind: 'dynamiczone', name, components: [...doc.components], hidden, required, ...itemCounts(doc) };
     default:
       return {
         kind: 'scalar',
@@ -273,13 +302,30 @@ function buildAttribute(
         column: columnName(name),
         hidden,
         searchable: STRING_LIKE.has(doc.type) && !hidden && doc.searchable !== false,
-        required: doc.required === true,
+        required,
         unique: doc.unique === true || doc.type === 'uid',
         enum: doc.enum ?? null,
         default: doc.default ?? null,
+        constraints: constraintsOf(doc),
+        localized: (doc.pluginOptions?.i18n as { localized?: unknown } | undefined)?.localized === true || doc.type === 'uid',
         implicit: false,
       };
   }
+}
+
+function constraintsOf(doc: AttributeDocument): ScalarConstraints {
+  return {
+    minLength: doc.minLength ?? null,
+    maxLength: doc.maxLength ?? null,
+    min: doc.min ?? null,
+    max: doc.max ?? null,
+    regex: doc.regex ?? null,
+  };
+}
+
+/** The JSON Schema allows only integers for the item counts of components and zones. */
+function itemCounts(doc: AttributeDocument): { min: number | null; max: number | null } {
+  return { min: typeof doc.min === 'number' ? doc.min : null, max: typeof doc.max === 'number' ? doc.max : null };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -7,6 +7,20 @@ import type { RelationKind, ScalarType, SourcePosition } from './document.js';
 
 export type { RelationKind, ScalarType };
 
+/**
+ * The limits a schema file puts on a scalar value, checked when an entry is written. Bounds are
+ * kept as written: a biginteger bound may be a string so that it stays exact past 2^53.
+ */
+export interface ScalarConstraints {
+  /** Fewest characters of a non-empty string. */
+  readonly minLength: number | null;
+  readonly maxLength: number | null;
+  readonly min: number | string | null;
+  readonly max: number | string | null;
+  /** A JavaScript regular expression (no flags) a non-empty string must match. */
+  readonly regex: string | null;
+}
+
 /** A column of the model's own table holding a value. */
 export interface ScalarAttribute {
   readonly kind: 'scalar';
@@ -21,6 +35,13 @@ export interface ScalarAttribute {
   readonly unique: boolean;
   readonly enum: readonly string[] | null;
   readonly default: unknown;
+  readonly constraints: ScalarConstraints;
+  /**
+   * In a localized type, whether each locale holds its own value (`pluginOptions.i18n.localized:
+   * true`, and every uid); the others are shared, and copied into a new localization, as Strapi's
+   * i18n plugin does.
+   */
+  readonly localized: boolean;
   /** Implicit attributes (createdAt, updatedAt, publishedAt, locale) are not written by the author. */
   readonly implicit: boolean;
 }
@@ -65,6 +86,7 @@ export interface RelationAttribute {
   /** Set on the owning side only: the table this side creates. */
   readonly linkTable: LinkTable | null;
   readonly implicit: boolean;
+  readonly required: boolean;
 }
 
 export interface MediaAttribute {
@@ -73,6 +95,7 @@ export interface MediaAttribute {
   readonly multiple: boolean;
   readonly hidden: boolean;
   readonly allowedTypes: readonly string[] | null;
+  readonly required: boolean;
 }
 
 export interface ComponentAttribute {
@@ -82,6 +105,10 @@ export interface ComponentAttribute {
   readonly component: string;
   readonly repeatable: boolean;
   readonly hidden: boolean;
+  readonly required: boolean;
+  /** Fewest and most items of a repeatable component. */
+  readonly min: number | null;
+  readonly max: number | null;
 }
 
 export interface DynamicZoneAttribute {
@@ -89,6 +116,10 @@ export interface DynamicZoneAttribute {
   readonly name: string;
   readonly components: readonly string[];
   readonly hidden: boolean;
+  readonly required: boolean;
+  /** Fewest and most items of the zone. */
+  readonly min: number | null;
+  readonly max: number | null;
 }
 
 /**
@@ -159,6 +190,9 @@ export interface Registry {
   readonly routes: ReadonlyMap<string, Model>;
   readonly i18n: { readonly defaultLocale: string };
 }
+
+/** The constraints of an attribute that declares none (implicit attributes, the file type's). */
+export const NO_CONSTRAINTS: ScalarConstraints = Object.freeze({ minLength: null, maxLength: null, min: null, max: null, regex: null });
 
 export const FILE_UID = 'plugin::upload.file';
 export const MORPH_TABLE = 'files_related_morphs';

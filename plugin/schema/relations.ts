@@ -104,6 +104,7 @@ export function buildRelation(
     inversedBy: doc.inversedBy ?? null,
     mappedBy: doc.mappedBy ?? null,
     implicit: false,
+    required: doc.required === true,
   };
   if (doc.mappedBy) {
     const owner = target.attributes[doc.mappedBy] as RelationAttributeDocument;
@@ -139,6 +140,7 @@ export function localizationsRelation(entry: Declared): RelationAttribute {
     link: ownerLinkPath(table),
     linkTable: table,
     implicit: true,
+    required: false,
   };
 }
 

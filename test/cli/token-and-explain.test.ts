@@ -43,7 +43,7 @@ describe('content-api token create', function () {
     const permissions = readFileSync(join(root, 'permissions.yaml'), 'utf8');
     expect(permissions).to.not.include(token);
     expect(permissions).to.match(/name: ci\n\s+role: editor\n\s+hash: sha256:/);
-    expect(permissions).to.include('# Roles and what each may read');
+    expect(permissions).to.include('# Roles, what each may read and write');
 
     served = await serveApi({ root, database: await fixtureDatabase('sqlite'), sync: false });
     const preview = () => served!.request.get('/api/articles?publicationState=preview&fields[0]=title');

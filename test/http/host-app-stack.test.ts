@@ -82,8 +82,9 @@ for (const kind of testDatabaseKinds()) {
       expect((await host.post('/echo').send({ data: { title: 'x' } })).body).to.deep.equal({ received: { data: { title: 'x' } } });
       expect((await host.get('/api/reports/weekly')).body).to.deep.equal({ report: 'weekly' });
       const write = await host.post('/api/articles').send({ data: { title: 'x' } });
-      expect(write.status).to.equal(405);
-      expect(write.body.error.name).to.equal('MethodNotAllowedError');
+      expect([write.status, write.body.error.name], 'a write of a role without create').to.deep.equal([403, 'ForbiddenError']);
+      const patch = await host.patch('/api/articles').send({ data: { title: 'x' } });
+      expect([patch.status, patch.body.error.name]).to.deep.equal([405, 'MethodNotAllowedError']);
     });
 
     it('applies the role the auth middleware put in ctx.state.user', async () => {

@@ -1,6 +1,6 @@
 /**
  * The plugin inside a host Koa app: it answers its own routes only, never patches the host,
- * takes the host's user role, answers other methods with 405 in the error envelope, and turns
+ * takes the host's user role, answers methods a route lacks with 405 in the error envelope, and turns
  * unexpected failures into a bare 500 whose details go to the app's 'error' event, not the caller.
  */
 import { expect } from 'chai';
@@ -49,10 +49,10 @@ describe('the plugin in a host app', function () {
     expect((await supertest(app.callback()).get('/api/articles?publicationState=preview').set('x-host-role', 'editor')).status).to.equal(200);
   });
 
-  it('answers a write method with 405, Allow and the error envelope', async () => {
-    const response = await supertest(app.callback()).post('/api/articles').send({ data: {} });
+  it('answers a method the route lacks with 405, Allow and the error envelope', async () => {
+    const response = await supertest(app.callback()).patch('/api/articles').send({ data: {} });
     expect(response.status).to.equal(405);
-    expect(response.headers.allow).to.equal('HEAD, GET');
+    expect(response.headers.allow).to.equal('HEAD, GET, POST');
     expect(response.body).to.deep.equal({ data: null, error: { status: 405, name: 'MethodNotAllowedError', message: 'Method Not Allowed', details: {} } });
   });
 

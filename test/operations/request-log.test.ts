@@ -83,7 +83,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('logs errors with their status, and nothing for paths outside the API', async () => {
       expect((await served.request.get('/api/articles?fields[0]=nope')).status).to.equal(400);
-      expect((await served.request.post('/api/articles')).status).to.equal(405);
+      expect((await served.request.patch('/api/articles')).status).to.equal(405);
       expect((await served.request.get('/_ready')).status).to.equal(200);
       expect((await served.request.get('/elsewhere')).status).to.equal(404);
       expect(log.records().map((record) => [record.path, record.status, record.statements])).to.deep.equal([

@@ -29,14 +29,37 @@ export function tourRequests(readme: string): TourRequest[] {
   return requests;
 }
 
-/** The paths of the README's `curl` commands against the example app (http://127.0.0.1:1337). */
-export function curlPaths(readme: string): string[] {
-  return [...readme.matchAll(/^curl [^\n]*?'?http:\/\/127\.0\.0\.1:1337(\/[^\s']*)'?\s*$/gm)].map((match) => match[1]!);
+/** A `curl` command of the README against the example app (http://127.0.0.1:1337). */
+export interface CurlRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** The README's `curl` lines against the example app, with their `-X`, `-H` and `-d` (single-quoted words, one line each). */
+export function curlRequests(readme: string): CurlRequest[] {
+  const requests: CurlRequest[] = [];
+  for (const [line] of readme.matchAll(/^curl .*$/gm)) {
+    const words = [...line.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+    const request: CurlRequest = { method: 'GET', path: '', headers: {}, body: null };
+    for (let index = 1; index < words.length; index++) {
+      const word = words[index]!;
+      if (word === '-X') request.method = words[++index]!;
+      else if (word === '-H') {
+        const [name, ...value] = words[++index]!.split(':');
+        request.headers[name!.trim()] = value.join(':').trim();
+      } else if (word === '-d') request.body = words[++index]!;
+      else if (word.startsWith('http://127.0.0.1:1337/')) request.path = word.slice('http://127.0.0.1:1337'.length);
+    }
+    if (request.path) requests.push(request);
+  }
+  return requests;
 }
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 const requests = tourRequests(readme);
-const curls = curlPaths(readme);
+const curls = curlRequests(readme);
 
 describe('README tour', () => {
   it('has at least 20 requests', () => {
@@ -44,8 +67,8 @@ describe('README tour', () => {
   });
 
   it('has curl commands for the quick start and the health routes', () => {
-    expect(curls).to.include.members(['/_health', '/_ready']);
-    expect(curls.length).to.be.at.least(3);
+    expect(curls.map((curl) => curl.path)).to.include.members(['/_health', '/_ready']);
+    expect(curls.filter((curl) => curl.method === 'POST')).to.have.length.at.least(1);
   });
 });
 
@@ -64,10 +87,15 @@ for (const kind of testDatabaseKinds()) {
       await database?.drop();
     });
 
-    for (const path of curls) {
-      it(`curl ${path} → 200`, async () => {
-        const response = await served.request.get(path);
+    // In the README's order: a write, then the read that finds it.
+    for (const { method, path, headers, body } of curls) {
+      it(`curl ${method} ${path} → 200`, async () => {
+        let request = served.request[method.toLowerCase() as 'get' | 'post'](path);
+        for (const [name, value] of Object.entries(headers)) request = request.set(name, value);
+        const response = await (body === null ? request : request.send(body));
         expect(response.status, response.text.slice(0, 300)).to.equal(200);
+        if (path.includes('filters')) expect(response.body.data, 'the read finds what the write wrote').to.have.length.above(0);
+        if (method === 'POST') expect(response.body.data.id).to.be.a('number');
       });
     }
 

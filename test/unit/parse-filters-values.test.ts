@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { castValue } from '../../plugin/query/cast-value.js';
 import type { ComparisonOperator, Filter, FilterValue } from '../../plugin/query/tree.js';
-import type { ScalarAttribute, ScalarType } from '../../plugin/schema/registry.js';
+import { NO_CONSTRAINTS, type ScalarAttribute, type ScalarType } from '../../plugin/schema/registry.js';
 import { article, filterOf } from '../support/article-registry.js';
 import { expectValidationError } from '../support/query-string.js';
 
 /** A scalar field of any type, for casting tests that need a type no fixture attribute has. */
 function fieldOf(type: ScalarType, name = `a${type}`): ScalarAttribute {
-  return { kind: 'scalar', name, type, column: name, hidden: false, searchable: false, required: false, unique: false, enum: null, default: null, implicit: false };
+  return { kind: 'scalar', name, type, column: name, hidden: false, searchable: false, required: false, unique: false, enum: null, default: null, constraints: NO_CONSTRAINTS, localized: true, implicit: false };
 }
 
 const TYPED_OPERATORS: readonly ComparisonOperator[] = ['$eq', '$ne', '$lt', '$lte', '$gt', '$gte'];

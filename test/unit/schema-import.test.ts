@@ -164,7 +164,7 @@ describe('import-strapi on a small app', () => {
     await writeJson(
       'src/api/blog/content-types/post/schema.json',
       post({
-        title: { type: 'string', regex: '^[A-Z]' },
+        title: { type: 'string', regex: '^[A-Z]', writable: false },
         editor: { type: 'relation', relation: 'oneToOne', target: 'admin::user' },
       }),
     );
@@ -172,11 +172,12 @@ describe('import-strapi on a small app', () => {
     const label = (change: ImportChange) => `${change.path.join('.')}: ${change.reason}`;
     expect(report.dropped.map(label)).to.deep.equal([
       'attributes.editor: target admin::user is not part of the imported schema',
-      'attributes.title.regex: unknown key "regex" in this schema format',
+      'attributes.title.writable: unknown key "writable" in this schema format',
     ]);
     expect(report.added.map((change) => `${change.path.join('.')} ${change.value}`)).to.deep.equal(['uid api::blog.post']);
     const registry = await loadSchema(outDir);
     expect(registry.models.has('api::blog.post')).to.equal(true);
+    expect(registry.models.get('api::blog.post')?.attributes.get('title')).to.deep.include({ constraints: { minLength: null, maxLength: null, min: null, max: null, regex: '^[A-Z]' } });
   });
 
   it('fails when the folder holds no Strapi schema', async () => {

@@ -1,0 +1,62 @@
+/**
+ * The write routes, Strapi v4's: `POST /<plural>`, `PUT` and `DELETE /<plural>/:id`,
+ * `POST /<plural>/:id/localizations` for localized types, and `PUT`/`DELETE /<singular>` for
+ * single types. The caller's permission is checked before the body is read: a role that may not
+ * write learns nothing from a 400.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Action } from '../access/permissions.js';
+import { resolveCaller } from '../access/role.js';
+import { NotFoundError } from '../errors.js';
+import type { ReadResult } from '../read.js';
+import type { Model } from '../schema/registry.js';
+import { createLocalization } from '../write/localizations.js';
+import { deleteSingleType, putSingleType } from '../write/single-type.js';
+import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest } from '../write/write.js';
+import { readJsonBody } from './read-body.js';
+import type { RouterOptions } from './router.js';
+
+type Run = (request: WriteRequest, grants: ReturnType<typeof grantsToWrite>) => Promise<ReadResult | Buffer>;
+
+export function addWriteRoutes(router: Router, engine: WriteEngine, options: RouterOptions): void {
+  const route = (model: Model, action: Action, withBody: boolean, run: Run) => (ctx: Context) => handleWrite(ctx, engine, options, model, action, withBody, run);
+  for (const [segment, model] of engine.registry.routes) {
+    if (model.kind === 'singleType') {
+      router.put(`/${segment}`, route(model, 'update', true, (request, grants) => putSingleType(engine, request, grants)));
+      router.delete(`/${segment}`, route(model, 'delete', false, (request) => deleteSingleType(engine, request)));
+      continue;
+    }
+    router.post(`/${segment}`, route(model, 'create', true, (request, grants) => createEntry(engine, request, grants)));
+    router.put(`/${segment}/:id`, route(model, 'update', true, (request, grants) => updateEntry(engine, withId(request), grants)));
+    router.delete(`/${segment}/:id`, route(model, 'delete', false, (request) => deleteEntry(engine, withId(request))));
+    if (model.localized) {
+      router.post(`/${segment}/:id/localizations`, route(model, 'create', true, (request, grants) => createLocalization(engine, withId(request), grants)));
+    }
+  }
+}
+
+function withId(request: WriteRequest): WriteRequest & { readonly id: number } {
+  if (request.id === null) throw new NotFoundError();
+  return request as WriteRequest & { readonly id: number };
+}
+
+/** Ids are positive integers; anything else names no entry. */
+function idOf(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError();
+  return Number(raw);
+}
+
+async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOptions, model: Model, action: Action, withBody: boolean, run: Run): Promise<void> {
+  const deadline = Date.now() + options.timeout;
+  const rules = engine.rules();
+  const { role } = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+  const grants = grantsToWrite({ rules, role, model }, action);
+  const id = idOf(ctx.params.id);
+  const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
+  const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body }, grants);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'application/json';
+  ctx.body = Buffer.isBuffer(result) ? result : result.body;
+}

@@ -1,0 +1,66 @@
+/**
+ * Writes a relation change of one row into its link table, keeping both order columns: the row's
+ * list is renumbered 1…n where it changed, a new link goes at the end of the target's own list,
+ * and a target whose other side is to-one leaves the row it was linked to.
+ */
+import type { RelationAttribute } from '../schema/registry.js';
+import type { RelationChange } from './input.js';
+import { orderRelations } from './order-relations.js';
+import { relationLinks } from './relation-links.js';
+import type { RowStore } from './row-store.js';
+
+/** The ids a row is linked to through a relation, in the order of its list. */
+export async function currentTargets(store: RowStore, change: Pick<RelationChange, 'attribute'>, sourceId: number): Promise<number[]> {
+  const links = relationLinks(store.registry, change.attribute);
+  const query = store.trx(links.table).where(links.sourceColumn, sourceId).select({ id: links.targetColumn });
+  if (links.orderColumn) query.orderBy(links.orderColumn, 'asc');
+  const rows = (await query.orderBy('id', 'asc')) as { id: number | bigint }[];
+  return rows.map((row) => Number(row.id));
+}
+
+export async function applyRelation(store: RowStore, sourceId: number, change: RelationChange): Promise<void> {
+  const links = relationLinks(store.registry, change.attribute);
+  const current = await currentTargets(store, change, sourceId);
+  const next = orderRelations(current, change, change.attribute.toMany, change.path);
+  const nextSet = new Set(next);
+  const removed = current.filter((id) => !nextSet.has(id));
+  const added = next.filter((id) => !current.includes(id));
+  const { trx } = store;
+  if (removed.length) await trx(links.table).where(links.sourceColumn, sourceId).whereIn(links.targetColumn, removed).delete();
+  if (added.length && links.exclusiveTarget) await trx(links.table).whereIn(links.targetColumn, added).delete();
+  for (const [index, id] of next.entries()) {
+    const order = links.orderColumn ? { [links.orderColumn]: index + 1 } : {};
+    if (!added.includes(id)) {
+      if (links.orderColumn && current.indexOf(id) !== index) await store.update(links.table, await linkId(store, links.table, links.sourceColumn, sourceId, links.targetColumn, id), order);
+      continue;
+    }
+    const inverseOrder = links.inverseOrderColumn ? { [links.inverseOrderColumn]: (await lastOrder(store, links.table, links.targetColumn, id, links.inverseOrderColumn)) + 1 } : {};
+    await store.insert(links.table, { [links.sourceColumn]: sourceId, [links.targetColumn]: id, ...order, ...inverseOrder });
+  }
+}
+
+async function linkId(store: RowStore, table: string, sourceColumn: string, sourceId: number, targetColumn: string, targetId: number): Promise<number> {
+  const row = (await store.trx(table).where({ [sourceColumn]: sourceId, [targetColumn]: targetId }).first('id')) as { id: number | bigint };
+  return Number(row.id);
+}
+
+/** The largest order in a target's list of sources (0 for an empty list). */
+async function lastOrder(store: RowStore, table: string, targetColumn: string, targetId: number, orderColumn: string): Promise<number> {
+  const row = (await store.trx(table).where(targetColumn, targetId).max({ last: orderColumn }).first()) as { last: number | string | null } | undefined;
+  return Number(row?.last ?? 0);
+}
+
+/**
+ * Makes a new localization a member of its source's group: every entry of the group lists every
+ * other one, as Strapi's i18n plugin links them. (`localizations` given in a body is a plain
+ * relation, written one way, as Strapi writes it.)
+ */
+export async function joinLocalizationGroup(store: RowStore, id: number, attribute: RelationAttribute, sourceId: number): Promise<void> {
+  const change = { attribute };
+  const group = [sourceId, ...(await currentTargets(store, change, sourceId))].filter((member) => member !== id);
+  const links = relationLinks(store.registry, attribute);
+  const link = (from: number, to: number, order: number) => ({ [links.sourceColumn]: from, [links.targetColumn]: to, ...(links.orderColumn ? { [links.orderColumn]: order } : {}) });
+  const rows = group.map((member, index) => link(id, member, index + 1));
+  for (const member of group) rows.push(link(member, id, (await currentTargets(store, change, member)).length + 1));
+  await store.insertMany(links.table, rows);
+}

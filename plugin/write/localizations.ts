@@ -1,0 +1,71 @@
+/**
+ * `POST /<plural>/:id/localizations`, as Strapi's i18n plugin answers it: the body is the new
+ * entry's attributes with its `locale` (no `data` envelope); the new entry is a draft in that
+ * locale, takes the source's attributes that are not localized, and joins the source's group of
+ * localizations. The answer is Strapi's flat entity with its `localizations`, not the envelope.
+ */
+import { ApplicationError, DataValidationError, NotFoundError, type DataProblem } from '../errors.js';
+import { readWritten } from '../read.js';
+import { parseColumnValue } from '../storage/model-values.js';
+import type { Model, RelationAttribute } from '../schema/registry.js';
+import { insertRow } from './apply-row.js';
+import { currentTargets, joinLocalizationGroup } from './apply-relation.js';
+import { checkReferences } from './check-references.js';
+import { isPlainObject } from './parse-data.js';
+import type { RowStore } from './row-store.js';
+import { inTransaction } from './transaction.js';
+import { checkLocale, grantsToWrite, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
+
+export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants = grantsToWrite(request, 'create')): Promise<Buffer> {
+  const { model } = request;
+  const { locale, ...data } = isPlainObject(request.body) ? request.body : {};
+  if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
+  const problems: DataProblem[] = [];
+  const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
+  const localizations = model.attributes.get('localizations') as RelationAttribute;
+  const id = await inTransaction(engine.knex, engine.schema, engine.now, [...lockNamesOf(engine, write), localizations.link.table], async (store) => {
+    const source = (await store.trx(model.tableName).where({ id: request.id }).first()) as Record<string, unknown> | undefined;
+    if (!source) throw new NotFoundError();
+    const code = await checkLocale(engine, locale);
+    const group = await currentTargets(store, { attribute: localizations }, request.id);
+    const used = new Set([source.locale, ...(await localesOf(store, model, group))]);
+    if (used.has(code)) throw new ApplicationError('locale is already used');
+    if (problems.length) throw new DataValidationError(problems);
+    await checkReferences(store, write, null);
+    const created = await insertRow(store, write, { ...sharedColumns(store, model, source), ...newEntryColumns(store, model, write, code, false) });
+    await joinLocalizationGroup(store, created, localizations, request.id);
+    return created;
+  });
+  const answer = await readWritten(engine, { ...request, id, querystring: 'populate[0]=localizations' });
+  return Buffer.from(JSON.stringify(flatten((JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data)));
+}
+
+async function localesOf(store: RowStore, model: Model, ids: readonly number[]): Promise<unknown[]> {
+  if (!ids.length) return [];
+  const rows = (await store.trx(model.tableName).whereIn('id', ids).select('locale')) as { locale: unknown }[];
+  return rows.map((row) => row.locale);
+}
+
+/** The source's values of the scalar attributes shared by every locale, as the models hold them. */
+function sharedColumns(store: RowStore, model: Model, source: Record<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const attribute of model.attributes.values()) {
+    if (attribute.kind !== 'scalar' || attribute.implicit || attribute.localized) continue;
+    const type = store.schema.columnTypes.get(model.tableName)!.get(attribute.column)!;
+    columns[attribute.column] = parseColumnValue(store.client, type, source[attribute.column]);
+  }
+  return columns;
+}
+
+interface Envelope {
+  readonly id: number;
+  readonly attributes: Record<string, unknown>;
+}
+
+/** `{ id, attributes: { …, localizations: { data: [...] } } }` → `{ id, …, localizations: [{ id, … }] }`. */
+function flatten(entry: Envelope): Record<string, unknown> {
+  const { localizations, ...attributes } = entry.attributes as { localizations?: { data: Envelope[] } };
+  const flat: Record<string, unknown> = { id: entry.id, ...attributes };
+  if (localizations) flat.localizations = localizations.data.map((item) => ({ id: item.id, ...item.attributes }));
+  return flat;
+}

@@ -1,0 +1,131 @@
+/**
+ * One write request, through the pipeline: permission (403 before the body is looked at, as in
+ * Strapi) → body and schema checks (every problem at once) → one transaction (database checks,
+ * then the statements) → the entry read back through the read pipeline, shaped by the request's
+ * `fields` and `populate`. Knows nothing of Koa; http/write-routes.ts feeds it.
+ */
+import type { Knex } from 'knex';
+import { grantsFor, type Action, type Grants } from '../access/permissions.js';
+import { ApplicationError, DataValidationError, ForbiddenError, NotFoundError, ValidationError, type DataProblem } from '../errors.js';
+import { parseQueryString } from '../http/query-string.js';
+import { readWritten, type ReadEngine, type ReadRequest, type ReadResult } from '../read.js';
+import type { Model } from '../schema/registry.js';
+import { insertRow, updateRow } from './apply-row.js';
+import { checkReferences } from './check-references.js';
+import { deleteRow } from './delete-rows.js';
+import type { RowWrite } from './input.js';
+import { isPlainObject, parseRow, type RowOptions } from './parse-data.js';
+import { relationLinks } from './relation-links.js';
+import type { RowStore, WriteSchema } from './row-store.js';
+import type { ScalarChecker } from './scalar-values.js';
+import { inTransaction } from './transaction.js';
+
+export interface WriteEngine extends ReadEngine {
+  readonly knex: Knex;
+  readonly schema: WriteSchema;
+  readonly checker: ScalarChecker;
+  /** The locales entries may be written in. */
+  readonly locales: () => Promise<ReadonlySet<string>>;
+  readonly now: () => number;
+}
+
+export interface WriteRequest extends Omit<ReadRequest, 'action'> {
+  /** The request body as parsed JSON; undefined when there was none. */
+  readonly body: unknown;
+}
+
+/** Checks the caller may do `action` on the type; answers its grants. */
+export function grantsToWrite(request: Pick<WriteRequest, 'rules' | 'role' | 'model'>, action: Action): Grants {
+  const grants = grantsFor(request.rules.permissions, request.role);
+  if (!grants.can(request.model.uid, action)) throw new ForbiddenError();
+  return grants;
+}
+
+/** `{ data: { … } }`, as Strapi requires it. */
+export function dataOf(body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body) || !('data' in body) || body.data === null || typeof body.data !== 'object') {
+    throw new ValidationError('', 'Missing "data" payload in the request body');
+  }
+  if (!isPlainObject(body.data)) throw new DataValidationError([{ path: [], message: 'data must be an object, not a list' }]);
+  return body.data;
+}
+
+/** A locale code the API knows; an unknown one is Strapi's ApplicationError. */
+export async function checkLocale(engine: WriteEngine, locale: unknown): Promise<string> {
+  if (typeof locale !== 'string' || !(await engine.locales()).has(locale)) throw new ApplicationError("This locale doesn't exist");
+  return locale;
+}
+
+export function parseData(engine: WriteEngine, grants: Grants, model: Model, data: Record<string, unknown>, options: RowOptions, problems: DataProblem[] = []): RowWrite {
+  return parseRow({ registry: engine.registry, checker: engine.checker, grants }, model, data, options, problems);
+}
+
+/** The tables a write reorders lists in, and the entry's own: what its transaction locks. */
+export function lockNamesOf(engine: WriteEngine, write: RowWrite): string[] {
+  const names = [write.model.tableName];
+  const visit = (row: RowWrite) => {
+    for (const change of row.relations) names.push(relationLinks(engine.registry, change.attribute).table);
+    for (const change of row.components) change.items.forEach((item) => visit(item.row));
+  };
+  visit(write);
+  return names;
+}
+
+/** `POST /<plural>` (and a single type's first `PUT`): a new entry, published unless `publishedAt: null`. */
+export async function createEntry(engine: WriteEngine, request: WriteRequest, grants = grantsToWrite(request, 'create')): Promise<ReadResult> {
+  const { model } = request;
+  const { locale: dataLocale, ...data } = dataOf(request.body);
+  const problems: DataProblem[] = [];
+  if (dataLocale !== undefined && !model.localized) problems.push({ path: ['locale'], message: `locale cannot be written: ${model.displayName} is not localized` });
+  const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
+  if (problems.length) throw new DataValidationError(problems);
+  const queryLocale = parseQueryString(request.querystring).locale;
+  const locale = model.localized ? await checkLocale(engine, dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
+  const id = await inTransaction(engine.knex, engine.schema, engine.now, lockNamesOf(engine, write), async (store) => {
+    await checkReferences(store, write, null);
+    return insertRow(store, write, newEntryColumns(store, model, write, locale));
+  });
+  return readWritten(engine, { ...request, id });
+}
+
+/** Timestamps, and the publication and locale of a new entry. */
+export function newEntryColumns(store: RowStore, model: Model, write: RowWrite, locale: string | null, published = true): Record<string, unknown> {
+  const columns: Record<string, unknown> = { created_at: store.now, updated_at: store.now };
+  if (model.draftAndPublish && write.values.publishedAt === undefined) columns.published_at = published ? store.now : null;
+  if (locale !== null) columns.locale = locale;
+  return columns;
+}
+
+/** `PUT /<plural>/:id`: the attributes given change, the others stay. */
+export async function updateEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants = grantsToWrite(request, 'update')): Promise<ReadResult> {
+  const { model, id } = request;
+  const data = dataOf(request.body);
+  const problems: DataProblem[] = [];
+  if (data.locale !== undefined) problems.push({ path: ['locale'], message: 'locale cannot be changed; create a localization instead' });
+  const { locale: _ignored, ...rest } = data;
+  const write = parseData(engine, grants, model, rest, { partial: true, path: [] }, problems);
+  await inTransaction(engine.knex, engine.schema, engine.now, lockNamesOf(engine, write), async (store) => {
+    await mustExist(store, model, id);
+    if (problems.length) throw new DataValidationError(problems);
+    await checkReferences(store, write, id);
+    await updateRow(store, write, id, { updated_at: store.now });
+  });
+  return readWritten(engine, request);
+}
+
+/** `DELETE /<plural>/:id`: answers the entry as it was, then deletes it with its components and links. */
+export async function deleteEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }): Promise<ReadResult> {
+  grantsToWrite(request, 'delete');
+  const answer = await readWritten(engine, request);
+  await inTransaction(engine.knex, engine.schema, engine.now, [request.model.tableName], async (store) => {
+    await mustExist(store, request.model, request.id);
+    await deleteRow(store, request.model, request.id);
+  });
+  return answer;
+}
+
+async function mustExist(store: RowStore, model: Model, id: number): Promise<void> {
+  const query = store.trx(model.tableName).where({ id }).first('id');
+  if (store.client === 'postgres') query.forUpdate();
+  if (!(await query)) throw new NotFoundError();
+}
