@@ -32,7 +32,9 @@ export class PostgresSession {
   /**
    * CPU ms of every other backend on this database: the connections of the server under test
    * (the database is the bench's own, made for this run). PostgreSQL's shared processes
-   * (checkpointer, WAL writer) are left out: they serve every database on the machine.
+   * (checkpointer, WAL writer) are left out: they serve every database on the machine. A
+   * parallel worker would be missed (it exits before the next reading), but the plugin's
+   * statements plan without them on the large fixture (EXPLAIN of all 17, generic plans).
    */
   async otherBackendsCpu(): Promise<Map<number, number>> {
     const { rows } = await this.client.query<{ pid: number }>(
