@@ -1,6 +1,6 @@
 /**
- * The servers the bench measures: `content-api serve --no-sync` on a copy of strapi-large.db,
- * and on the same data copied into a fresh PostgreSQL database when one is configured.
+ * The databases the bench measures — a copy of strapi-large.db, and the same data copied into a
+ * fresh PostgreSQL database when one is configured — and `content-api serve` on each of them.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,47 +12,92 @@ import { openDatabase } from '../plugin/storage/database.js';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
 import { createTestDatabase, postgresServerUrl } from '../test/support/databases.js';
 import { startServer } from '../test/support/server.js';
+import { PostgresSession } from './postgres-session.js';
+import { mergeReadings, processTreeCpu, type CpuReading } from './proc-cpu.js';
 
+export interface BenchDatabase {
+  name: 'sqlite' | 'postgres';
+  description: string;
+  /** `sqlite:<file>` or `postgres://…`, as `serve --database` takes it. */
+  url: string;
+  /** PostgreSQL: the bench's own connection (the floor's, and the one that finds the server's backends). */
+  session: PostgresSession | null;
+  drop(): Promise<void>;
+}
+
+export interface BenchServer {
+  baseUrl: string;
+  /** The CPU the server has used so far: its processes, and on PostgreSQL the backends serving it. */
+  cpu(): Promise<CpuReading>;
+  stop(): Promise<void>;
+}
+
+/** A database with a server running on it, for the scripts that need one of each (load.ts, beside-strapi.ts). */
 export interface BenchEngine {
   name: string;
   description: string;
   baseUrl: string;
-  /** The server's process, whose CPU time the bench reads. */
-  pid: number;
   stop(): Promise<void>;
 }
 
 export const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 
-export async function prepareEngines(): Promise<BenchEngine[]> {
+export async function prepareDatabases(): Promise<BenchDatabase[]> {
   const dir = mkdtempSync(join(tmpdir(), 'content-api-bench-'));
   const file = join(dir, 'strapi-large.db');
   copyFileSync(join(conformanceKitDir(), 'db', 'strapi-large.db'), file);
-  const engines: BenchEngine[] = [];
-  const sqlite = await startServer({ root: repoRoot, database: `sqlite:${file}`, args: [] });
-  engines.push({ name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', baseUrl: sqlite.baseUrl, pid: sqlite.child.pid!, stop: () => sqlite.stop() });
-  if (process.env.BENCH_DATABASE_URL || postgresServerUrl()) {
-    const target = await createTestDatabase('postgres');
+  const removeDir = async () => rmSync(dir, { recursive: true, force: true });
+  const sqlite: BenchDatabase = { name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', url: `sqlite:${file}`, session: null, drop: removeDir };
+  if (!process.env.BENCH_DATABASE_URL && !postgresServerUrl()) return [sqlite];
+  const target = await createTestDatabase('postgres');
+  try {
     const source = openDatabase(`sqlite:${file}`);
     await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(repoRoot) });
     await source.destroy();
-    const postgres = await startServer({ root: repoRoot, database: target.url, args: [] });
-    engines.push({
+    const session = await PostgresSession.connect(target.url);
+    const postgres: BenchDatabase = {
       name: 'postgres',
       description: 'pg, strapi-large.db copied with content-api copy',
-      baseUrl: postgres.baseUrl,
-      pid: postgres.child.pid!,
-      stop: async () => {
-        await postgres.stop();
+      url: target.url,
+      session,
+      drop: async () => {
+        await session.close();
         await target.drop();
+      },
+    };
+    return [sqlite, postgres];
+  } catch (error) {
+    await target.drop();
+    await removeDir();
+    throw error;
+  }
+}
+
+/** `content-api serve --workers N` on the database (which it syncs, as a first start would). */
+export async function serve(database: BenchDatabase, workers: number): Promise<BenchServer> {
+  const server = await startServer({ root: repoRoot, database: database.url, args: ['--workers', String(workers)] });
+  const pid = server.child.pid!;
+  return {
+    baseUrl: server.baseUrl,
+    cpu: async () => mergeReadings(processTreeCpu(pid), database.session ? await database.session.otherBackendsCpu() : new Map()),
+    stop: () => server.stop(),
+  };
+}
+
+/** One server (one process) per database, all running; `stop()` also drops the database. */
+export async function prepareEngines(): Promise<BenchEngine[]> {
+  const engines: BenchEngine[] = [];
+  for (const database of await prepareDatabases()) {
+    const server = await serve(database, 1);
+    engines.push({
+      name: database.name,
+      description: database.description,
+      baseUrl: server.baseUrl,
+      stop: async () => {
+        await server.stop();
+        await database.drop();
       },
     });
   }
-  const last = engines.at(-1)!;
-  const stopLast = last.stop;
-  last.stop = async () => {
-    await stopLast();
-    rmSync(dir, { recursive: true, force: true });
-  };
   return engines;
 }

@@ -1,9 +1,10 @@
 /**
  * Measures one query against a running server over keep-alive HTTP: p50 latency of sequential
- * requests, then requests per second with N concurrent connections for a fixed time.
+ * requests, then requests per second with N concurrent connections for a fixed time, with the
+ * server's CPU and this process's (the load generator shares the machine's cores) over that time.
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { cpuSpent, type CpuReading } from './proc-cpu.js';
 
 export interface QueryFigures {
   /** Latency at one connection (ms). */
@@ -15,27 +16,18 @@ export interface QueryFigures {
   rps: number;
   bytes: number;
   statements: number;
-  /** The server process's CPU time per request at `connections` connections (ms), when its pid is known. */
+  /** The server's CPU time per request at `connections` connections (ms), when it can be read. */
   cpuMsPerRequest: number | null;
+  /** This process's CPU (the load generator's) while loading, in % of one core. */
+  loaderCpuPercent: number;
 }
 
 export interface MeasureOptions {
   seconds: number;
   samples: number;
   connections: number;
-  /** The server's process id, to read its CPU time (Linux /proc). */
-  serverPid?: number;
-}
-
-/** A process's user and system CPU time so far (ms), from /proc; null elsewhere. */
-function cpuMillis(pid: number): number | null {
-  try {
-    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesized command name, in clock ticks (100 Hz on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
+  /** The CPU the server has used so far (see engines.ts: its processes, and PostgreSQL's backends serving it). */
+  serverCpu?: () => Promise<CpuReading>;
 }
 
 const percentile = (sorted: readonly number[], fraction: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
@@ -79,7 +71,8 @@ export async function measureQuery(baseUrl: string, path: string, options: Measu
     latencies.sort((a, b) => a - b);
     let completed = 0;
     const loaded: number[] = [];
-    const cpuBefore = options.serverPid ? cpuMillis(options.serverPid) : null;
+    const cpuBefore = options.serverCpu ? await options.serverCpu() : null;
+    const loaderBefore = process.cpuUsage();
     const deadline = performance.now() + options.seconds * 1000;
     const started = performance.now();
     await Promise.all(
@@ -93,7 +86,8 @@ export async function measureQuery(baseUrl: string, path: string, options: Measu
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
-    const cpuAfter = options.serverPid ? cpuMillis(options.serverPid) : null;
+    const loader = process.cpuUsage(loaderBefore);
+    const cpuAfter = options.serverCpu ? await options.serverCpu() : null;
     loaded.sort((a, b) => a - b);
     const statements = Number(/statements=(\d+)/.exec(first.timing)?.[1] ?? NaN);
     return {
@@ -104,7 +98,8 @@ export async function measureQuery(baseUrl: string, path: string, options: Measu
       rps: completed / elapsed,
       bytes: first.bytes,
       statements,
-      cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && completed ? (cpuAfter - cpuBefore) / completed : null,
+      cpuMsPerRequest: cpuBefore && cpuAfter?.size && completed ? cpuSpent(cpuBefore, cpuAfter) / completed : null,
+      loaderCpuPercent: ((loader.user + loader.system) / 1000 / (elapsed * 1000)) * 100,
     };
   } finally {
     agent.destroy();

@@ -3,29 +3,67 @@
  * `content-api serve` (one process), on SQLite and — when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL names a PostgreSQL server — on the same data copied to PostgreSQL, and
  * measures the 17 queries of PERFORMANCE.md from a separate process: p50 and p99 at one
- * connection and at ten, requests per second at ten, response bytes, statements per request, and
- * the server's CPU time per request. Prints one table per engine and the geometric mean next to
- * Strapi 4.26.2's recorded 22 req/s (for a ratio that means something, run `npm run bench:strapi`,
- * which measures the reference beside the plugin in one run).
+ * connection and at ten, requests per second at ten, the server's CPU per request, the floor's,
+ * response bytes and statements per request. Prints one table per engine and the geometric mean
+ * next to Strapi 4.26.2's recorded 22 req/s (for a ratio that means something, run
+ * `npm run bench:strapi`, which measures the reference beside the plugin in one run).
  *
- *   npm run bench [-- --seconds 3] [-- --only q3,q14] [-- --json out.json] [-- --compare earlier.json]
+ *   npm run bench [-- --seconds 3] [-- --only q3,q14] [-- --floor-seconds 1] [-- --json out.json] [-- --compare earlier.json]
+ *   npm run bench -- --workers 1,2 [--only q3,q14]
  *
- * `--json` writes the figures; `--compare` prints each query's requests/s and CPU per request as
- * a ratio to an earlier run's file.
+ * What the CPU columns count (CPU time from Linux's /proc, user + system):
+ * - `cpu ms`, per request at 10 connections: the `serve` process with all its threads (SQLite's
+ *   read workers are threads) and any process it forked (`--workers N`); on PostgreSQL, also
+ *   every backend connected to the bench's database (found in pg_stat_activity: the server's
+ *   pool), so that the statements' own work is counted. PostgreSQL's shared processes
+ *   (checkpointer, WAL writer) are not. The load generator (this process) is not.
+ * - `floor ms`: the same statements (floor-plan.ts: planRead + compileRequest, as the server and
+ *   `content-api explain` compile them) run by the driver in a loop in this process for
+ *   `--floor-seconds`, one request at a time (floor.ts): this process's CPU (process.cpuUsage), on
+ *   PostgreSQL plus its backend's (/proc of pg_backend_pid()). `*`: the entries statement is
+ *   heavy and is sent joined by PostgreSQL, as the executor sends heavy shapes.
+ * - `÷floor`: `cpu ms` ÷ `floor ms`, what serving costs per request over the statements alone
+ *   (HTTP, Koa, the query string, the plan cache, admission, the hop to a SQLite read worker, the
+ *   joining of the rows into the body), like for like on both engines.
+ *
+ * `--json` writes the figures; `--compare` prints each query's requests/s, CPU, floor and ÷floor
+ * as a ratio to an earlier run's file. `--workers 1,2` measures the populate queries with
+ * `serve --workers N` instead (workers.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BENCH_QUERIES } from './queries.js';
+import { postgresDialect } from '../plugin/sql/dialect/postgres.js';
+import { sqliteDialect } from '../plugin/sql/dialect/sqlite.js';
+import { prepareDatabases, repoRoot, serve, type BenchDatabase } from './engines.js';
+import { floorDriver, measureFloor } from './floor.js';
+import { floorPlanner } from './floor-plan.js';
 import { measureQuery, type QueryFigures } from './measure.js';
-import { prepareEngines, type BenchEngine } from './engines.js';
+import { BENCH_QUERIES } from './queries.js';
+import { fixed, geomean, ratio } from './table.js';
+import { benchWorkers } from './workers.js';
 
 const STRAPI_GEOMEAN_RPS = 22;
 
-/** What `--json` writes: per engine, per query id. */
-type Results = Record<string, Record<string, QueryFigures & { path: string }>>;
+interface Figures extends QueryFigures {
+  path: string;
+  /** The floor's CPU per request (ms): see the header. */
+  floorCpuMsPerRequest: number;
+  /** The floor's wall time per request, one at a time (ms). */
+  floorMsPerRequest: number;
+  /** PostgreSQL: the floor sent the entries statement joined by the database. */
+  floorWrapped: boolean;
+  /** cpuMsPerRequest ÷ floorCpuMsPerRequest. */
+  overFloor: number | null;
+}
 
-const geomean = (values: readonly number[]) => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
-const fixed = (value: number | null, digits: number, width: number) => (value === null || Number.isNaN(value) ? '—' : value.toFixed(digits)).padStart(width);
+/** What `--json` writes: per engine (or `<engine> --workers N`), per query id. */
+type Results = Record<string, Record<string, QueryFigures & Partial<Figures>>>;
+
+interface Options {
+  seconds: number;
+  samples: number;
+  floorSeconds: number;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -33,19 +71,31 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '2' },
       only: { type: 'string' },
       samples: { type: 'string', default: '30' },
+      'floor-seconds': { type: 'string', default: '1' },
+      workers: { type: 'string' },
       json: { type: 'string' },
       compare: { type: 'string' },
     },
   });
   const only = values.only ? new Set(values.only.split(',')) : null;
-  const queries = BENCH_QUERIES.filter((query) => !only || only.has(query.id));
+  const workerCounts = values.workers ? values.workers.split(',').map(Number) : null;
+  if (workerCounts?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--workers expects process counts, e.g. 1,2; got "${values.workers}"`);
+  const queries = BENCH_QUERIES.filter((query) => (!only || only.has(query.id)) && (!workerCounts || query.path.includes('populate')));
   const earlier: Results | null = values.compare ? (JSON.parse(readFileSync(values.compare, 'utf8')) as Results) : null;
-  const engines = await prepareEngines();
+  const options: Options = { seconds: Number(values.seconds), samples: Number(values.samples), floorSeconds: Number(values['floor-seconds']) };
+  const databases = await prepareDatabases();
   const results: Results = {};
   try {
-    for (const engine of engines) results[engine.name] = await benchEngine(engine, queries, Number(values.seconds), Number(values.samples), earlier?.[engine.name] ?? null);
+    for (const database of databases) {
+      if (workerCounts) {
+        const byCount = await benchWorkers(database, queries, workerCounts, options);
+        for (const [count, figures] of Object.entries(byCount)) results[`${database.name} --workers ${count}`] = figures;
+      } else {
+        results[database.name] = await benchDatabase(database, queries, options, earlier?.[database.name] ?? null);
+      }
+    }
   } finally {
-    for (const engine of engines) await engine.stop();
+    for (const database of databases) await database.drop();
   }
   if (values.json) {
     writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
@@ -53,33 +103,52 @@ async function main(): Promise<void> {
   }
 }
 
-async function benchEngine(
-  engine: BenchEngine,
-  queries: typeof BENCH_QUERIES,
-  seconds: number,
-  samples: number,
-  earlier: Results[string] | null,
-): Promise<Results[string]> {
-  process.stdout.write(`\n${engine.name} (${engine.description})\n`);
-  const compareHeader = earlier ? `${'rps ×'.padStart(7)}${'cpu ×'.padStart(7)}` : '';
+async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUERIES, options: Options, earlier: Results[string] | null): Promise<Record<string, Figures>> {
+  const statementsOf = await floorPlanner(repoRoot, database.name === 'postgres' ? postgresDialect : sqliteDialect);
+  const server = await serve(database, 1);
+  const driver = floorDriver(database);
+  process.stdout.write(`\n${database.name} (${database.description})\n`);
+  const compareHeader = earlier ? ['rps ×', 'cpu ×', 'floor ×', '÷fl ×'].map((title) => title.padStart(8)).join('') : '';
   process.stdout.write(
-    `${'query'.padEnd(6)}${'p50'.padStart(8)}${'p99'.padStart(8)}${'p50@10'.padStart(8)}${'p99@10'.padStart(8)}${'req/s'.padStart(8)}${'cpu ms'.padStart(8)}${'KB'.padStart(7)}${'stmts'.padStart(6)}${compareHeader}  path (latencies in ms)\n`,
+    `${'query'.padEnd(6)}${'p50'.padStart(8)}${'p99'.padStart(8)}${'p50@10'.padStart(8)}${'p99@10'.padStart(8)}${'req/s'.padStart(8)}${'cpu ms'.padStart(8)}${'floor ms'.padStart(10)}${'÷floor'.padStart(8)}${'KB'.padStart(7)}${'stmts'.padStart(6)}${compareHeader}  path (latencies in ms)\n`,
   );
-  const figures: Results[string] = {};
-  for (const query of queries) {
-    const result = await measureQuery(engine.baseUrl, query.path, { seconds, samples, connections: 10, serverPid: engine.pid });
-    figures[query.id] = { ...result, path: query.path };
-    const before = earlier?.[query.id];
-    const compared = earlier
-      ? `${fixed(before ? result.rps / before.rps : null, 2, 7)}${fixed(before?.cpuMsPerRequest && result.cpuMsPerRequest ? result.cpuMsPerRequest / before.cpuMsPerRequest : null, 2, 7)}`
-      : '';
-    process.stdout.write(
-      `${query.id.padEnd(6)}${fixed(result.p50, 2, 8)}${fixed(result.p99, 2, 8)}${fixed(result.p50Loaded, 1, 8)}${fixed(result.p99Loaded, 1, 8)}${fixed(result.rps, 0, 8)}${fixed(result.cpuMsPerRequest, 2, 8)}${fixed(result.bytes / 1024, 0, 7)}${String(result.statements).padStart(6)}${compared}  ${query.path}\n`,
-    );
+  const figures: Record<string, Figures> = {};
+  try {
+    for (const query of queries) {
+      const served = await measureQuery(server.baseUrl, query.path, { seconds: options.seconds, samples: options.samples, connections: 10, serverCpu: server.cpu });
+      const floor = await measureFloor(driver, statementsOf(query.path), options.floorSeconds);
+      const result: Figures = {
+        ...served,
+        path: query.path,
+        floorCpuMsPerRequest: floor.cpuMsPerRequest,
+        floorMsPerRequest: floor.msPerRequest,
+        floorWrapped: floor.wrapped,
+        overFloor: ratio(served.cpuMsPerRequest, floor.cpuMsPerRequest),
+      };
+      figures[query.id] = result;
+      process.stdout.write(`${row(query.id, result, earlier !== null, earlier?.[query.id])}  ${query.path}\n`);
+    }
+  } finally {
+    driver.close();
+    await server.stop();
   }
-  const mean = geomean(Object.values(figures).map((result) => result.rps));
+  const all = Object.values(figures);
+  const mean = geomean(all.map((result) => result.rps));
   process.stdout.write(`geometric mean: ${mean.toFixed(0)} req/s at 10 connections — ${(mean / STRAPI_GEOMEAN_RPS).toFixed(1)}× Strapi 4.26.2's recorded ${STRAPI_GEOMEAN_RPS} req/s\n`);
+  const overFloor = all.map((result) => result.overFloor).filter((value): value is number => value !== null);
+  if (overFloor.length) process.stdout.write(`÷floor geometric mean: ${geomean(overFloor).toFixed(2)}${all.some((result) => result.floorWrapped) ? '  (* floor entries statement joined by PostgreSQL, as for heavy shapes)' : ''}\n`);
   return figures;
+}
+
+/** One query's line; with `comparing`, its ratios to `before` (dashes for figures the earlier run lacks). */
+function row(id: string, result: Figures, comparing: boolean, before: (QueryFigures & Partial<Figures>) | undefined): string {
+  const floor = `${fixed(result.floorCpuMsPerRequest, 2, 0)}${result.floorWrapped ? '*' : ' '}`.padStart(10);
+  const comparison = comparing
+    ? [ratio(result.rps, before?.rps), ratio(result.cpuMsPerRequest, before?.cpuMsPerRequest), ratio(result.floorCpuMsPerRequest, before?.floorCpuMsPerRequest), ratio(result.overFloor, before?.overFloor)]
+        .map((value) => fixed(value, 2, 8))
+        .join('')
+    : '';
+  return `${id.padEnd(6)}${fixed(result.p50, 2, 8)}${fixed(result.p99, 2, 8)}${fixed(result.p50Loaded, 1, 8)}${fixed(result.p99Loaded, 1, 8)}${fixed(result.rps, 0, 8)}${fixed(result.cpuMsPerRequest, 2, 8)}${floor}${fixed(result.overFloor, 2, 8)}${fixed(result.bytes / 1024, 0, 7)}${String(result.statements).padStart(6)}${comparison}`;
 }
 
 main().catch((error: unknown) => {

@@ -75,7 +75,7 @@ function planFor(engine: ReadEngine, request: ReadRequest): Plan {
 }
 
 /** The entries statement with this request's id in place of the cached plan's. */
-function withId(statement: Statement, id: number | null): Statement {
+export function withId(statement: Statement, id: number | null): Statement {
   if (id === null) return statement;
   const values = [...statement.values];
   values[FIND_ONE_ID_INDEX] = id;

@@ -150,7 +150,7 @@ function connectionLost(error: unknown): boolean {
  * reads the entries in the order of their sorted subquery, as PostgreSQL does when nothing is
  * joined at the outer level.
  */
-function joinedInDatabase(statement: Statement, maxBytes: number): Statement {
+export function joinedInDatabase(statement: Statement, maxBytes: number): Statement {
   const budget = `$${statement.values.length + 1}::bigint`;
   return {
     sql:

@@ -1,0 +1,37 @@
+/**
+ * The statements the server runs for a bench path, obtained the way the server obtains them
+ * (planRead, then compileRequest, with the findOne id put in place by read.ts's withId) and the
+ * way `content-api explain` prints them: the public role, the default limits of contentApi().
+ */
+import { join } from 'node:path';
+import { loadPermissions } from '../plugin/access/permissions.js';
+import { PUBLIC_ROLE } from '../plugin/access/role.js';
+import { matchRoute } from '../plugin/http/route-match.js';
+import { planRead, withId } from '../plugin/read.js';
+import { loadSchema } from '../plugin/schema/load.js';
+import { compileRequest, type Statement } from '../plugin/sql/compile.js';
+import type { Dialect } from '../plugin/sql/dialect/dialect.js';
+
+export interface FloorStatements {
+  /** The entries statement (one row per entry, its JSON text). */
+  entries: Statement;
+  /** The count of a list, when the response has `meta.pagination.total`. */
+  count: Statement | null;
+}
+
+/** What contentApi() plans with when no option says otherwise (plugin/index.ts). */
+const DEFAULT_LIMITS = { defaultLimit: 25, maxLimit: 100, withCount: true };
+
+/** A function from a bench path (`/api/articles?…`) to its statements in `dialect`. */
+export async function floorPlanner(root: string, dialect: Dialect, prefix = '/api'): Promise<(path: string) => FloorStatements> {
+  const registry = await loadSchema(root);
+  const permissions = await loadPermissions(join(root, 'permissions.yaml'), 'permissions.yaml', registry);
+  return (path) => {
+    const url = new URL(path, 'http://localhost');
+    const route = matchRoute(registry, prefix, url.pathname);
+    if (!route) throw new Error(`no route matches ${url.pathname}`);
+    const tree = planRead({ registry, permissions, limits: DEFAULT_LIMITS }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
+    const compiled = compileRequest(dialect, tree);
+    return { entries: withId(compiled.entries, route.id), count: compiled.count ?? null };
+  };
+}
