@@ -1,7 +1,6 @@
 /**
- * One transaction per write. A write that loses a race for the database (SQLite busy or a stale
- * snapshot from another process, a PostgreSQL serialization failure or deadlock) is run again
- * from the start, a few times; its checks run again too, against what the winner wrote. On
+ * One transaction per write. A write that loses a race for the database (see isConflict) is run
+ * again from the start, a few times; its checks run again too, against what the winner wrote. On
  * PostgreSQL the link tables a write reorders are locked first, in name order: two writers
  * reordering one list take turns, so its order column stays a permutation.
  */
@@ -11,9 +10,14 @@ import { RowStore, type WriteSchema } from './row-store.js';
 
 const ATTEMPTS = 5;
 
+/**
+ * A lost race: SQLite busy or a stale snapshot, a PostgreSQL serialization failure or deadlock, or
+ * a unique index violated by a row committed after this write checked (its re-run's checks then
+ * answer the 400).
+ */
 function isConflict(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === '40001' || code === '40P01');
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_CONSTRAINT_UNIQUE' || ['40001', '40P01', '23505'].includes(code));
 }
 
 /** Runs `work` in a transaction holding the locks on `lockNames` (PostgreSQL), again on a conflict. */

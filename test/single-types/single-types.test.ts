@@ -3,37 +3,11 @@
  * meta: {} }` in the asked locale and publication state, with fields and populate, or a 404.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import type { Knex } from 'knex';
 import { loadSchema } from '../../plugin/schema/load.js';
 import { syncSchema } from '../../plugin/storage/sync.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
-import { repoRoot, serveApi, statementsOf, type ServedApi } from '../support/api.js';
-
-const ROOT = join(repoRoot, 'test', 'fixtures', 'apps', 'single-types');
-
-/** en published, fr draft only, linked both ways; two promos; an seo component on the en entry. */
-async function insertHomepages(knex: Knex, sqlite: boolean): Promise<void> {
-  const at = (iso: string) => (sqlite ? Date.parse(iso) : iso);
-  await knex('homepages').insert([
-    { id: 1, headline: 'Welcome', secret: 's3cret', locale: 'en', created_at: at('2024-01-01T00:00:00Z'), updated_at: at('2024-01-02T00:00:00Z'), published_at: at('2024-01-03T00:00:00Z') },
-    { id: 2, headline: 'Bienvenue', secret: 'x', locale: 'fr', created_at: at('2024-01-01T00:00:00Z'), updated_at: at('2024-01-02T00:00:00Z'), published_at: null },
-  ]);
-  await knex('homepages_localizations_links').insert([
-    { homepage_id: 1, inv_homepage_id: 2, homepage_order: 1 },
-    { homepage_id: 2, inv_homepage_id: 1, homepage_order: 1 },
-  ]);
-  await knex('promos').insert([
-    { id: 1, title: 'Spring' },
-    { id: 2, title: 'Summer' },
-  ]);
-  await knex('homepages_promos_links').insert([
-    { homepage_id: 1, promo_id: 2, promo_order: 1 },
-    { homepage_id: 1, promo_id: 1, promo_order: 2 },
-  ]);
-  await knex('components_parts_seos').insert({ id: 1, meta_title: 'Home' });
-  await knex('homepages_components').insert({ entity_id: 1, component_id: 1, component_type: 'parts.seo', field: 'seo', order: null });
-}
+import { serveApi, statementsOf, type ServedApi } from '../support/api.js';
+import { insertHomepages, SINGLE_TYPES_ROOT as ROOT } from './homepages.js';
 
 for (const kind of testDatabaseKinds()) {
   describe(`single types (${kind.name})`, function () {

@@ -2,7 +2,8 @@
  * Every write is one transaction: a statement that fails halfway through a graph write (a trigger
  * refusing the third table it writes) leaves every table as it was, and answers a bare 500. Two
  * APIs on the same database (two connection pools, as two processes would be) reordering the
- * same relation list at once leave both order columns a permutation.
+ * same relation list at once leave both order columns a permutation; of concurrent creates with
+ * one unique value, one wins and the others get a 400.
  */
 import { expect } from 'chai';
 import { serveApi, type ServedApi } from '../support/api.js';
@@ -46,6 +47,13 @@ for (const kind of testDatabaseKinds()) {
       } finally {
         await knex.raw('DROP TRIGGER refuse_links' + (kind.client === 'postgres' ? ' ON components_shared_links' : ''));
       }
+    });
+
+    it('gives one of many concurrent creates a unique value, and the others a 400', async () => {
+      const create = (served: ServedApi) => served.request.post('/api/categories').set('Authorization', 'Bearer editor-token').send({ data: { name: 'Race', slug: 'race-slug' } });
+      const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => create(index % 2 ? second : api)));
+      expect(responses.map((response) => response.status).sort()).to.deep.equal([200, 400, 400, 400, 400, 400]);
+      for (const response of responses.filter((answer) => answer.status === 400)) expect(response.body.error.details.errors[0].path).to.deep.equal(['slug']);
     });
 
     it('keeps the order columns a permutation under two concurrent writers', async function () {
