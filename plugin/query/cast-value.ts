@@ -206,7 +206,7 @@ function parseIsoDateTime(text: string): IsoDateTime | undefined {
 }
 
 /** Minutes east of UTC for `Z`, `±HH`, `±HHmm` or `±HH:mm`; undefined when out of range. */
-function parseOffset(zone: string | undefined): number | undefined {
+export function parseOffset(zone: string | undefined): number | undefined {
   if (zone === undefined || zone === 'Z' || zone === 'z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
@@ -216,7 +216,7 @@ function parseOffset(zone: string | undefined): number | undefined {
   return sign * (hours * 60 + minutes);
 }
 
-function daysInMonth(year: number, month: number): number {
+export function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }

@@ -23,10 +23,11 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   const problems: DataProblem[] = [];
   const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
   const localizations = model.attributes.get('localizations') as RelationAttribute;
+  const locales = await engine.locales();
   const id = await inTransaction(engine.knex, engine.schema, engine.now, [...lockNamesOf(engine, write), localizations.link.table], async (store) => {
     const source = (await store.trx(model.tableName).where({ id: request.id }).first()) as Record<string, unknown> | undefined;
     if (!source) throw new NotFoundError();
-    const code = await checkLocale(engine, locale);
+    const code = checkLocale(locales, locale);
     const group = await currentTargets(store, { attribute: localizations }, request.id);
     const used = new Set([source.locale, ...(await localesOf(store, model, group))]);
     if (used.has(code)) throw new ApplicationError('locale is already used');

@@ -5,6 +5,7 @@
  * decided here, once.
  */
 import type { ScalarType } from '../schema/registry.js';
+import { daysInMonth, parseOffset } from '../query/cast-value.js';
 
 /** An integer as JSON text: what integer and biginteger strings must look like. */
 export const INTEGER_TEXT = '^-?\\d+$';
@@ -36,7 +37,7 @@ export function parseInstant(text: string): number | null {
   const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map((part) => Number(part ?? 0));
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hours > 23 || minutes > 59 || seconds > 59) return null;
-  const offset = match[8] === undefined ? 0 : offsetMinutes(match[8]);
+  const offset = parseOffset(match[8]) ?? null;
   if (offset === null) return null;
   const millis = Number((match[7] ?? '').slice(0, 3).padEnd(3, '0'));
   const date = new Date(Date.UTC(2000, month - 1, day, hours, minutes, seconds, millis));
@@ -113,20 +114,4 @@ function compareIntegerText(left: string, right: string): number {
   const sign = leftNegative ? -1 : 1;
   if (left.length !== right.length) return sign * Math.sign(left.length - right.length);
   return left === right ? 0 : sign * (left < right ? -1 : 1);
-}
-
-/** Minutes east of UTC for `Z`, `±HH`, `±HHmm` or `±HH:mm`; null when out of range. */
-function offsetMinutes(zone: string): number | null {
-  if (zone === 'Z') return 0;
-  const sign = zone.startsWith('-') ? -1 : 1;
-  const digits = zone.slice(1).replace(':', '');
-  const hours = Number(digits.slice(0, 2));
-  const minutes = Number(digits.slice(2) || '0');
-  if (hours > 23 || minutes > 59) return null;
-  return sign * (hours * 60 + minutes);
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }

@@ -12,7 +12,7 @@ import { checkLocale, createEntry, deleteEntry, updateEntry, type WriteEngine, t
 async function singleEntryId(engine: WriteEngine, request: WriteRequest): Promise<number | null> {
   const { model } = request;
   const query = engine.knex(model.tableName).orderBy('id', 'asc').first('id');
-  if (model.localized) query.where({ locale: await checkLocale(engine, parseQueryString(request.querystring).locale ?? engine.registry.i18n.defaultLocale) });
+  if (model.localized) query.where({ locale: checkLocale(await engine.locales(), parseQueryString(request.querystring).locale ?? engine.registry.i18n.defaultLocale) });
   const row = (await query) as { id: number | bigint } | undefined;
   return row ? Number(row.id) : null;
 }

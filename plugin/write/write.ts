@@ -24,7 +24,7 @@ export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
   readonly schema: WriteSchema;
   readonly checker: ScalarChecker;
-  /** The locales entries may be written in. */
+  /** The locales entries may be written in (read from the database once: never inside a write's transaction, which holds SQLite's one connection). */
   readonly locales: () => Promise<ReadonlySet<string>>;
   readonly now: () => number;
 }
@@ -51,8 +51,8 @@ export function dataOf(body: unknown): Record<string, unknown> {
 }
 
 /** A locale code the API knows; an unknown one is Strapi's ApplicationError. */
-export async function checkLocale(engine: WriteEngine, locale: unknown): Promise<string> {
-  if (typeof locale !== 'string' || !(await engine.locales()).has(locale)) throw new ApplicationError("This locale doesn't exist");
+export function checkLocale(locales: ReadonlySet<string>, locale: unknown): string {
+  if (typeof locale !== 'string' || !locales.has(locale)) throw new ApplicationError("This locale doesn't exist");
   return locale;
 }
 
@@ -80,7 +80,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
   if (problems.length) throw new DataValidationError(problems);
   const queryLocale = parseQueryString(request.querystring).locale;
-  const locale = model.localized ? await checkLocale(engine, dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
+  const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
   const id = await inTransaction(engine.knex, engine.schema, engine.now, lockNamesOf(engine, write), async (store) => {
     await checkReferences(store, write, null);
     return insertRow(store, write, newEntryColumns(store, model, write, locale));
