@@ -24,7 +24,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
   const localizations = model.attributes.get('localizations') as RelationAttribute;
   const locales = await engine.locales();
-  const id = await inTransaction(engine.knex, engine.schema, engine.now, [...lockNamesOf(engine, write), localizations.link.table], async (store) => {
+  const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, write), localizations.link.table], deadline: request.deadline }, async (store) => {
     const source = (await store.trx(model.tableName).where({ id: request.id }).first()) as Record<string, unknown> | undefined;
     if (!source) throw new NotFoundError();
     const code = checkLocale(locales, locale);

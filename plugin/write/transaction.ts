@@ -5,8 +5,23 @@
  * reordering one list take turns, so its order column stays a permutation.
  */
 import type { Knex } from 'knex';
+import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
 import { RowStore, type WriteSchema } from './row-store.js';
+
+/** What a write's transaction needs of the API. */
+export interface TransactionContext {
+  readonly knex: Knex;
+  readonly schema: WriteSchema;
+  readonly now: () => number;
+}
+
+export interface TransactionOptions {
+  /** The tables whose rows or lists the write changes: locked first, in name order (PostgreSQL). */
+  readonly locks: readonly string[];
+  /** When the request must be answered by (epoch ms): a PostgreSQL statement still waiting then is cancelled, and the answer is a 503. */
+  readonly deadline: number;
+}
 
 const ATTEMPTS = 5;
 
@@ -20,25 +35,34 @@ function isConflict(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_CONSTRAINT_UNIQUE' || ['40001', '40P01', '23505'].includes(code));
 }
 
-/** Runs `work` in a transaction holding the locks on `lockNames` (PostgreSQL), again on a conflict. */
-export async function inTransaction<T>(
-  knex: Knex,
-  schema: WriteSchema,
-  now: () => number,
-  lockNames: readonly string[],
-  work: (store: RowStore) => Promise<T>,
-): Promise<T> {
+/** The busy timeout the SQLite connection is opened with (storage/database.ts). */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** PostgreSQL's codes for a statement cancelled by statement_timeout or a lock not had in time. */
+const PAST_DEADLINE = new Set(['57014', '55P03']);
+
+/** Runs `work` in a transaction holding its locks (PostgreSQL), again on a conflict, within the deadline. */
+export async function inTransaction<T>(context: TransactionContext, options: TransactionOptions, work: (store: RowStore) => Promise<T>): Promise<T> {
+  const { knex, schema, now } = context;
   const client = clientOf(knex);
   for (let attempt = 1; ; attempt++) {
     try {
       return await knex.transaction(async (trx) => {
+        const left = Math.max(1, Math.floor(options.deadline - Date.now()));
         if (client === 'postgres') {
-          for (const name of [...new Set(lockNames)].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+          await trx.raw(`SET LOCAL statement_timeout = ${left}`);
+          for (const name of [...new Set(options.locks)].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+        } else {
+          // The connection is this write's until it commits: it waits for another writer no longer than the request may.
+          await trx.raw(`PRAGMA busy_timeout = ${Math.min(left, SQLITE_BUSY_TIMEOUT_MS)}`);
         }
         return work(new RowStore(trx, schema, client, new Date(now())));
       });
     } catch (error) {
-      if (attempt >= ATTEMPTS || !isConflict(error)) throw error;
+      if (PAST_DEADLINE.has(String((error as { code?: unknown } | null)?.code))) throw new ServiceUnavailableError('Service Unavailable: the write did not finish in time', 1);
+      if (!isConflict(error)) throw error;
+      // Still losing after a few runs, or out of time: the database is busy, try again later.
+      if (attempt >= ATTEMPTS || Date.now() >= options.deadline) throw new ServiceUnavailableError('Service Unavailable: the database is busy', 1);
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random() + attempt));
     }
   }

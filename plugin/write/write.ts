@@ -81,7 +81,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   if (problems.length) throw new DataValidationError(problems);
   const queryLocale = parseQueryString(request.querystring).locale;
   const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
-  const id = await inTransaction(engine.knex, engine.schema, engine.now, lockNamesOf(engine, write), async (store) => {
+  const id = await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
     await checkReferences(store, write, null);
     return insertRow(store, write, newEntryColumns(store, model, write, locale));
   });
@@ -104,7 +104,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   if (data.locale !== undefined) problems.push({ path: ['locale'], message: 'locale cannot be changed; create a localization instead' });
   const { locale: _ignored, ...rest } = data;
   const write = parseData(engine, grants, model, rest, { partial: true, path: [] }, problems);
-  await inTransaction(engine.knex, engine.schema, engine.now, lockNamesOf(engine, write), async (store) => {
+  await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
     await mustExist(store, model, id);
     if (problems.length) throw new DataValidationError(problems);
     await checkReferences(store, write, id);
@@ -117,7 +117,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
 export async function deleteEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }): Promise<ReadResult> {
   grantsToWrite(request, 'delete');
   const answer = await readWritten(engine, request);
-  await inTransaction(engine.knex, engine.schema, engine.now, [request.model.tableName], async (store) => {
+  await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
     await mustExist(store, request.model, request.id);
     await deleteRow(store, request.model, request.id);
   });

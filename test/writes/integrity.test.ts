@@ -56,6 +56,24 @@ for (const kind of testDatabaseKinds()) {
       for (const response of responses.filter((answer) => answer.status === 400)) expect(response.body.error.details.errors[0].path).to.deep.equal(['slug']);
     });
 
+    it('answers a 503 within the deadline when another writer holds the table', async function () {
+      const hurried = await serveApi({ root: api.fixture.root, database: api.fixture.url, watchPermissions: false, timeout: 500 });
+      // SQLite: another connection holds the write lock; PostgreSQL: a transaction locks the table.
+      const holder = kind.client === 'sqlite' ? await second.api.knex.transaction() : await api.api.knex.transaction();
+      try {
+        await holder.raw(kind.client === 'sqlite' ? "UPDATE categories SET name = name WHERE id = 1" : 'LOCK TABLE categories IN ACCESS EXCLUSIVE MODE');
+        const started = Date.now();
+        const response = await hurried.request.post('/api/categories').set('Authorization', 'Bearer editor-token').send({ data: { name: 'Hurried' } });
+        expect([response.status, response.body.error.name]).to.deep.equal([503, 'ServiceUnavailableError']);
+        expect(Date.now() - started).to.be.below(2_000);
+      } finally {
+        await holder.rollback();
+        await hurried.close();
+      }
+      const later = await api.as('editor').post('/api/categories', { data: { name: 'Later' } });
+      expect(later.status).to.equal(200);
+    });
+
     it('keeps the order columns a permutation under two concurrent writers', async function () {
       this.timeout(120_000);
       const categories = [1, 2, 3, 4, 5, 6, 7, 8];
