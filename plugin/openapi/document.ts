@@ -1,14 +1,18 @@
 /**
  * The OpenAPI 3.1 document of the API as one role sees it: the routes the role may call, every
- * query parameter with its grammar for the route's type, and the response schemas of what the
- * role can be answered (hidden attributes and types it may not `find` never appear).
+ * query parameter with its grammar for the route's type, the request bodies of the writes it is
+ * granted, and the response schemas of what the role can be answered (hidden attributes and types
+ * it may not `find` never appear in an answer).
  */
 import type { Grants } from '../access/permissions.js';
 import { modelTypeNames } from '../codegen/names.js';
 import type { Model, Registry } from '../schema/registry.js';
-import { reachableModels, ref, schemaName, type JsonSchema, type SchemaScope } from './names.js';
-import { fieldsSchema, FILTER_OPERATORS_SCHEMA, modelQuerySchemas, populateParameterSchema, sortSchema } from './query-schemas.js';
-import { envelopeSchemas, ERROR_SCHEMA, modelResponseSchemas } from './response-schemas.js';
+import { inputComponents, modelInputSchemas, SHARED_INPUT_NAMES, SHARED_INPUT_SCHEMAS } from './input-schemas.js';
+import { reachableModels, schemaName, type JsonSchema, type SchemaScope } from './names.js';
+import { fields, filters, ID_PARAMETER, localeAndPublication, pagination, populate, query, responses, sort, type OpenApiObject } from './parameters.js';
+import { FILTER_OPERATORS_SCHEMA, modelQuerySchemas } from './query-schemas.js';
+import { envelopeSchemas, ERROR_SCHEMA, localizationSchema, modelResponseSchemas, VALIDATION_ERROR_SCHEMA } from './response-schemas.js';
+import { writeOperations } from './write-operations.js';
 
 export interface OpenApiOptions {
   /** Route prefix (default `/api`). */
@@ -19,42 +23,65 @@ export interface OpenApiOptions {
   readonly version?: string;
 }
 
-type Operation = Record<string, unknown>;
-
-/** Names the document declares itself, which model schemas must not take. */
-const RESERVED = new Set(['Error', 'FilterOperators']);
+/**
+ * Names the document declares itself, which model schemas must not take. The write schemas'
+ * names are reserved for every role, so that a type's name does not depend on what the role may do.
+ */
+const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES]);
 
 export function generateOpenApi(registry: Registry, grants: Grants, options: OpenApiOptions = {}): Record<string, unknown> {
   const scope: SchemaScope = { registry, grants, names: modelTypeNames(registry, RESERVED) };
   const prefix = options.prefix ?? '/api';
-  const paths: Record<string, Record<string, Operation>> = {};
+  const paths: Record<string, Record<string, OpenApiObject>> = {};
   const routed: Model[] = [];
+  const written: Model[] = [];
+  const add = (path: string, method: string, operation: OpenApiObject) => {
+    paths[path] = { ...paths[path], [method]: operation };
+  };
   for (const [route, model] of registry.routes) {
     const list = grants.can(model.uid, 'find');
     const one = model.kind === 'collectionType' && grants.can(model.uid, 'findOne');
-    if (!list && !one) continue;
-    routed.push(model);
-    if (list) paths[`${prefix}/${route}`] = { get: listOperation(scope, model, options) };
-    if (one) paths[`${prefix}/${route}/{id}`] = { get: findOneOperation(scope, model) };
-  }
-  const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA, FilterOperators: FILTER_OPERATORS_SCHEMA };
-  for (const model of reachableModels(scope, routed)) {
-    Object.assign(schemas, modelResponseSchemas(scope, model), modelQuerySchemas(scope, model));
-    if (model.modelType === 'contentType') Object.assign(schemas, envelopeSchemas(scope, model));
+    const writes = writeOperations(scope, model);
+    if (list) add(`${prefix}/${route}`, 'get', listOperation(scope, model, options));
+    if (one) add(`${prefix}/${route}/{id}`, 'get', findOneOperation(scope, model));
+    for (const [path, operations] of Object.entries(writes)) for (const [method, operation] of Object.entries(operations)) add(`${prefix}/${route}${path}`, method, operation);
+    if (list || one || Object.keys(writes).length) routed.push(model);
+    if (Object.keys(writes).length) written.push(model);
   }
   return {
     openapi: '3.1.0',
     info: { title: options.title ?? 'Content API', version: options.version ?? '1.0.0', description: `The content API as the role "${grants.role}" may call it.` },
     paths,
     components: {
-      schemas,
+      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written) },
       securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'An API token of permissions.yaml' } },
     },
     security: [{}, { apiToken: [] }],
   };
 }
 
-function listOperation(scope: SchemaScope, model: Model, options: OpenApiOptions): Operation {
+/** The answers' schemas: every model the routed types reach, with the query grammars. */
+function responseSchemas(scope: SchemaScope, routed: readonly Model[]): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA, FilterOperators: FILTER_OPERATORS_SCHEMA };
+  for (const model of reachableModels(scope, routed)) {
+    Object.assign(schemas, modelResponseSchemas(scope, model), modelQuerySchemas(scope, model));
+    if (model.modelType === 'contentType') Object.assign(schemas, envelopeSchemas(scope, model));
+  }
+  return schemas;
+}
+
+/** The request bodies of the written types and of every component they may hold; none for a role that may not write. */
+function inputSchemas(scope: SchemaScope, written: readonly Model[]): Record<string, JsonSchema> {
+  if (!written.length) return {};
+  const schemas: Record<string, JsonSchema> = { ValidationError: VALIDATION_ERROR_SCHEMA, ...SHARED_INPUT_SCHEMAS };
+  for (const model of [...written, ...inputComponents(scope, written)]) Object.assign(schemas, modelInputSchemas(scope, model));
+  for (const model of written) {
+    if (model.localized && model.kind === 'collectionType' && scope.grants.can(model.uid, 'create')) schemas[`${schemaName(scope, model)}Localization`] = localizationSchema(scope, model);
+  }
+  return schemas;
+}
+
+function listOperation(scope: SchemaScope, model: Model, options: OpenApiOptions): OpenApiObject {
   const single = model.kind === 'singleType';
   const parameters = [fields(model), populate(scope, model)];
   if (!single) parameters.push(filters(scope, model), sort(model), pagination(options.maxLimit ?? 100), query('_q', 'Searches the text attributes', { type: 'string' }));
@@ -68,9 +95,9 @@ function listOperation(scope: SchemaScope, model: Model, options: OpenApiOptions
   };
 }
 
-function findOneOperation(scope: SchemaScope, model: Model): Operation {
-  const parameters: Operation[] = [
-    { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+function findOneOperation(scope: SchemaScope, model: Model): OpenApiObject {
+  const parameters: OpenApiObject[] = [
+    ID_PARAMETER,
     fields(model),
     populate(scope, model),
     // findOne finds an entry by id in any locale: only the publication state applies.
@@ -83,63 +110,4 @@ function findOneOperation(scope: SchemaScope, model: Model): Operation {
     parameters,
     responses: responses(`${schemaName(scope, model)}Response`, [400, 401, 403, 404]),
   };
-}
-
-function responses(schema: string, errors: readonly number[]): Record<string, unknown> {
-  const error = { content: { 'application/json': { schema: ref('Error') } } };
-  return {
-    200: { description: 'OK', content: { 'application/json': { schema: ref(schema) } } },
-    ...Object.fromEntries(errors.map((status) => [String(status), { description: ERROR_DESCRIPTIONS[status], ...error }])),
-  };
-}
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'A malformed query: the message and details.path name the parameter',
-  401: 'A bad or expired API token',
-  403: 'The role may not call this route (or preview drafts)',
-  404: 'No such entry',
-};
-
-function query(name: string, description: string, schema: JsonSchema, style: 'form' | 'deepObject' = 'form'): Operation {
-  return { name, in: 'query', description, schema, style, explode: style === 'deepObject' };
-}
-
-function fields(model: Model): Operation {
-  return query('fields', 'The attributes to return (`fields=title,slug` or `fields[0]=title`)', fieldsSchema(model));
-}
-
-function populate(scope: SchemaScope, model: Model): Operation {
-  return query('populate', 'Relations, media, components and zones to include: `*`, dot paths, or options per attribute in bracket notation', populateParameterSchema(scope, model), 'deepObject');
-}
-
-function filters(scope: SchemaScope, model: Model): Operation {
-  return query('filters', 'Conditions in bracket notation: `filters[title][$containsi]=x`', ref(`${schemaName(scope, model)}Filters`), 'deepObject');
-}
-
-function sort(model: Model): Operation {
-  return query('sort', '`sort=views:desc,title`; dot paths sort through relations and components', sortSchema(model));
-}
-
-function pagination(maxLimit: number): Operation {
-  return query('pagination', '`page`/`pageSize` or `start`/`limit`, and `withCount`', {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      page: { type: 'integer', minimum: 1 },
-      pageSize: { type: 'integer', minimum: 1, maximum: maxLimit },
-      start: { type: 'integer', minimum: 0 },
-      limit: { type: 'integer', maximum: maxLimit },
-      withCount: { type: 'boolean' },
-    },
-  }, 'deepObject');
-}
-
-function localeAndPublication(scope: SchemaScope, model: Model): Operation[] {
-  const parameters: Operation[] = [];
-  if (model.localized) parameters.push(query('locale', 'A locale code, or `all`', { type: 'string' }));
-  if (model.draftAndPublish) {
-    const states = scope.grants.can(model.uid, 'preview') ? ['live', 'preview'] : ['live'];
-    parameters.push(query('publicationState', 'Published entries only (`live`) or drafts too (`preview`)', { enum: states }));
-  }
-  return parameters;
 }

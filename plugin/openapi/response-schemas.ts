@@ -23,6 +23,43 @@ export const ERROR_SCHEMA: JsonSchema = {
   },
 };
 
+/**
+ * The 400 of a write: a body that breaks the schema lists every problem in `details.errors`
+ * (Strapi's `{ path, message, name }`, the path into `data`); a malformed query names its parameter
+ * in `details.path`; an ApplicationError (an unknown locale, a locale already translated) has no
+ * details.
+ */
+export const VALIDATION_ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['data', 'error'],
+  properties: {
+    data: { type: 'null' },
+    error: {
+      type: 'object',
+      required: ['status', 'name', 'message', 'details'],
+      properties: {
+        status: { const: 400 },
+        name: { enum: ['ValidationError', 'ApplicationError'] },
+        message: { type: 'string' },
+        details: {
+          type: 'object',
+          properties: {
+            path: { type: 'string' },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['path', 'message', 'name'],
+                properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' }, name: { const: 'ValidationError' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
 const PAGINATION: JsonSchema = {
   oneOf: [
     { type: 'object', required: ['page', 'pageSize'], additionalProperties: false, properties: { page: { type: 'integer' }, pageSize: { type: 'integer' }, pageCount: { type: 'integer' }, total: { type: 'integer' } } },
@@ -63,6 +100,16 @@ export function envelopeSchemas(scope: SchemaScope, model: Model): Record<string
     },
     [`${schemaName(scope, model)}Response`]: { type: 'object', required: ['data', 'meta'], properties: { data: entry, meta: { type: 'object' } } },
   };
+}
+
+/**
+ * `<Name>Localization`: the answer of `POST …/:id/localizations`, Strapi's flat entity (`id` beside
+ * the attributes, no envelope) with its `localizations` flat too (when the role may read the type).
+ */
+export function localizationSchema(scope: SchemaScope, model: Model): JsonSchema {
+  const { localizations: _populated, ...attributes } = (objectSchema(scope, model, { id: { type: 'integer' } }).properties as Record<string, JsonSchema>);
+  const flat = { type: 'object', required: ['id'], additionalProperties: false, properties: attributes };
+  return { ...flat, properties: { ...attributes, localizations: { type: 'array', items: flat } } };
 }
 
 function objectSchema(scope: SchemaScope, model: Model, fixed: Record<string, JsonSchema>): JsonSchema {

@@ -1,0 +1,114 @@
+/**
+ * The write operations of the document, those the role is granted (`create`, `update`, `delete`),
+ * as http/write-routes.ts serves them: POST, PUT and DELETE on a collection type's routes, `POST
+ * …/{id}/localizations` on a localized one, PUT and DELETE on a single type. An answer is the
+ * read's entry envelope (the same schema), shaped by `fields` and `populate` as a read.
+ */
+import type { Model } from '../schema/registry.js';
+import { schemaName, ref, type JsonSchema, type SchemaScope } from './names.js';
+import { fields, ID_PARAMETER, populate, query, responses, type OpenApiObject } from './parameters.js';
+
+/** Operations by path (relative to the type's route: `''`, `/{id}`, `/{id}/localizations`) and method. */
+export type WriteOperations = Record<string, Record<string, OpenApiObject>>;
+
+/** The write operations the role may call on `model`; empty when it may not write it. */
+export function writeOperations(scope: SchemaScope, model: Model): WriteOperations {
+  const can = (action: 'create' | 'update' | 'delete') => scope.grants.can(model.uid, action);
+  const operations: WriteOperations = {};
+  const add = (path: string, method: string, operation: OpenApiObject) => {
+    operations[path] = { ...operations[path], [method]: operation };
+  };
+  if (model.kind === 'singleType') {
+    if (can('update')) add('', 'put', putSingle(scope, model));
+    if (can('delete')) add('', 'delete', deleteOperation(scope, model, null));
+    return operations;
+  }
+  if (can('create')) add('', 'post', createOperation(scope, model));
+  if (can('update')) add('/{id}', 'put', updateOperation(scope, model));
+  if (can('delete')) add('/{id}', 'delete', deleteOperation(scope, model, ID_PARAMETER));
+  if (can('create') && model.localized) add('/{id}/localizations', 'post', localizationOperation(scope, model));
+  return operations;
+}
+
+/** `{ data: <input> }`: the envelope is required; other keys of the body are ignored, as in Strapi. */
+function dataBody(input: string): OpenApiObject {
+  return requestBody({ type: 'object', required: ['data'], properties: { data: ref(input) } });
+}
+
+function requestBody(schema: JsonSchema): OpenApiObject {
+  return { required: true, content: { 'application/json': { schema } } };
+}
+
+function shaping(scope: SchemaScope, model: Model): OpenApiObject[] {
+  return [fields(model), populate(scope, model)];
+}
+
+/** Which entry of a localized type a request means, or is created in. */
+function localeParameter(model: Model, description: string): OpenApiObject[] {
+  return model.localized ? [query('locale', description, { type: 'string' })] : [];
+}
+
+function createOperation(scope: SchemaScope, model: Model): OpenApiObject {
+  const name = schemaName(scope, model);
+  const published = model.draftAndPublish ? ' Published now unless `publishedAt` is given (`null` for a draft).' : '';
+  return {
+    operationId: `create${name}`,
+    summary: `Create a ${model.displayName} entry`,
+    description: `Answers the new entry, shaped by \`fields\` and \`populate\` as a read.${published}`,
+    tags: [model.displayName],
+    parameters: [...shaping(scope, model), ...localeParameter(model, 'The locale of the new entry when `data.locale` is not given (default: the default locale)')],
+    requestBody: dataBody(`${name}Input`),
+    responses: responses(`${name}Response`, [400, 401, 403, 413], true),
+  };
+}
+
+function updateOperation(scope: SchemaScope, model: Model): OpenApiObject {
+  const name = schemaName(scope, model);
+  return {
+    operationId: `update${name}`,
+    summary: `Change a ${model.displayName} entry`,
+    description: 'The attributes given change, the others stay. Answers the entry after the change.',
+    tags: [model.displayName],
+    parameters: [ID_PARAMETER, ...shaping(scope, model)],
+    requestBody: dataBody(`${name}UpdateInput`),
+    responses: responses(`${name}Response`, [400, 401, 403, 404, 413], true),
+  };
+}
+
+function putSingle(scope: SchemaScope, model: Model): OpenApiObject {
+  const name = schemaName(scope, model);
+  return {
+    operationId: `update${name}`,
+    summary: `Change the ${model.displayName} entry, or create it`,
+    description: 'The attributes given change, the others stay; the first PUT creates the entry (in the requested locale). Answers the entry.',
+    tags: [model.displayName],
+    parameters: [...shaping(scope, model), ...localeParameter(model, 'The locale of the entry (default: the default locale)')],
+    requestBody: dataBody(`${name}UpdateInput`),
+    responses: responses(`${name}Response`, [400, 401, 403, 413], true),
+  };
+}
+
+/** DELETE of an entry by id, or of the single type's entry (`id` null). */
+function deleteOperation(scope: SchemaScope, model: Model, id: OpenApiObject | null): OpenApiObject {
+  return {
+    operationId: `delete${schemaName(scope, model)}`,
+    summary: `Delete ${id ? 'a' : 'the'} ${model.displayName} entry`,
+    description: 'Deletes the entry with its components; answers it as it was.',
+    tags: [model.displayName],
+    parameters: id ? [id, ...shaping(scope, model)] : [...shaping(scope, model), ...localeParameter(model, 'The locale of the entry (default: the default locale)')],
+    responses: responses(`${schemaName(scope, model)}Response`, [400, 401, 403, 404], true),
+  };
+}
+
+function localizationOperation(scope: SchemaScope, model: Model): OpenApiObject {
+  const name = schemaName(scope, model);
+  return {
+    operationId: `create${name}Localization`,
+    summary: `Create a localization of a ${model.displayName} entry`,
+    description: `The body is the new entry's attributes and its \`locale\`, without the \`data\` envelope. The new entry${model.draftAndPublish ? ' is a draft,' : ''} takes the entry's attributes that are not localized and joins its localizations. Answers Strapi's flat entity with its \`localizations\`.`,
+    tags: [model.displayName],
+    parameters: [ID_PARAMETER],
+    requestBody: requestBody(ref(`${name}LocalizationInput`)),
+    responses: responses(`${name}Localization`, [400, 401, 403, 404, 413], true),
+  };
+}
