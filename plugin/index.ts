@@ -201,13 +201,15 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     if (ownsDatabase) await knex.destroy();
     throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database');
   }
-  const executor = createExecutor(knex, {
-    replicas,
+  const executorOptions = {
     timeout: options.timeout,
     maxConcurrentStatements: options.maxConcurrentStatements,
     maxQueuedStatements: options.maxQueuedStatements,
     sqliteReadWorkers: options.sqliteReadWorkers,
-  });
+  };
+  const executor = createExecutor(knex, { replicas, ...executorOptions });
+  // A write's answer is read where the write went: a replica may not have it yet.
+  const primaryExecutor = replicas.length ? createExecutor(knex, executorOptions) : executor;
   try {
     await executor.ready();
   } catch (error) {
@@ -229,6 +231,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     // Read at the first write that needs them: start-up touches no content table.
     locales: memoize(async () => new Set(options.locales ?? (await storedLocales(knex, registry)))),
     now: options.now ?? Date.now,
+    primaryExecutor,
   };
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
@@ -278,6 +281,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     async close() {
       watcher?.close();
       await executor.close();
+      if (primaryExecutor !== executor) await primaryExecutor.close();
       await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
       if (ownsDatabase) await knex.destroy();
     },

@@ -5,7 +5,6 @@
  * localizations. The answer is Strapi's flat entity with its `localizations`, not the envelope.
  */
 import { ApplicationError, DataValidationError, NotFoundError, type DataProblem } from '../errors.js';
-import { readWritten } from '../read.js';
 import { parseColumnValue } from '../storage/model-values.js';
 import type { Model, RelationAttribute } from '../schema/registry.js';
 import { insertRow } from './apply-row.js';
@@ -14,7 +13,7 @@ import { checkReferences } from './check-references.js';
 import { isPlainObject } from './parse-data.js';
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
-import { checkLocale, grantsToWrite, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
+import { answerOf, checkLocale, grantsToWrite, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants = grantsToWrite(request, 'create')): Promise<Buffer> {
   const { model } = request;
@@ -37,7 +36,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     await joinLocalizationGroup(store, created, localizations, request.id);
     return created;
   });
-  const answer = await readWritten(engine, { ...request, id, querystring: 'populate[0]=localizations' });
+  const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
   return Buffer.from(JSON.stringify(flatten((JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data)));
 }
 

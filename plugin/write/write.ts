@@ -17,6 +17,7 @@ import type { RowWrite } from './input.js';
 import { isPlainObject, parseRow, type RowOptions } from './parse-data.js';
 import { relationLinks } from './relation-links.js';
 import type { RowStore, WriteSchema } from './row-store.js';
+import type { Executor } from '../sql/execute.js';
 import type { ScalarChecker } from './scalar-values.js';
 import { inTransaction } from './transaction.js';
 
@@ -27,6 +28,13 @@ export interface WriteEngine extends ReadEngine {
   /** The locales entries may be written in (read from the database once: never inside a write's transaction, which holds SQLite's one connection). */
   readonly locales: () => Promise<ReadonlySet<string>>;
   readonly now: () => number;
+  /** Reads from the primary database: the answer of a write must see the write (a replica may lag). */
+  readonly primaryExecutor: Executor;
+}
+
+/** The written entry, read back from the primary, shaped by the request's `fields` and `populate`. */
+export function answerOf(engine: WriteEngine, request: Omit<ReadRequest, 'action'>): Promise<ReadResult> {
+  return readWritten({ ...engine, executor: engine.primaryExecutor }, request);
 }
 
 export interface WriteRequest extends Omit<ReadRequest, 'action'> {
@@ -85,7 +93,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     await checkReferences(store, write, null);
     return insertRow(store, write, newEntryColumns(store, model, write, locale));
   });
-  return readWritten(engine, { ...request, id });
+  return answerOf(engine, { ...request, id });
 }
 
 /** Timestamps, and the publication and locale of a new entry. */
@@ -110,13 +118,13 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
   });
-  return readWritten(engine, request);
+  return answerOf(engine, request);
 }
 
 /** `DELETE /<plural>/:id`: answers the entry as it was, then deletes it with its components and links. */
 export async function deleteEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }): Promise<ReadResult> {
   grantsToWrite(request, 'delete');
-  const answer = await readWritten(engine, request);
+  const answer = await answerOf(engine, request);
   await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
     await mustExist(store, request.model, request.id);
     await deleteRow(store, request.model, request.id);
