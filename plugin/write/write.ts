@@ -109,7 +109,9 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   const { model, id } = request;
   const data = dataOf(request.body);
   const problems: DataProblem[] = [];
-  if (data.locale !== undefined) problems.push({ path: ['locale'], message: 'locale cannot be changed; create a localization instead' });
+  if (data.locale !== undefined) {
+    problems.push({ path: ['locale'], message: model.localized ? 'locale cannot be changed; create a localization instead' : `locale cannot be written: ${model.displayName} is not localized` });
+  }
   const { locale: _ignored, ...rest } = data;
   const write = parseData(engine, grants, model, rest, { partial: true, path: [] }, problems);
   await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
