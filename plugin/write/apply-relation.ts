@@ -28,26 +28,34 @@ export async function applyRelation(store: RowStore, sourceId: number, change: R
   const { trx } = store;
   if (removed.length) await trx(links.table).where(links.sourceColumn, sourceId).whereIn(links.targetColumn, removed).delete();
   if (added.length && links.exclusiveTarget) await trx(links.table).whereIn(links.targetColumn, added).delete();
-  for (const [index, id] of next.entries()) {
-    const order = links.orderColumn ? { [links.orderColumn]: index + 1 } : {};
-    if (!added.includes(id)) {
-      if (links.orderColumn && current.indexOf(id) !== index) await store.update(links.table, await linkId(store, links.table, links.sourceColumn, sourceId, links.targetColumn, id), order);
-      continue;
+  const { orderColumn, inverseOrderColumn } = links;
+  if (orderColumn) {
+    for (const [index, id] of next.entries()) {
+      if (current.includes(id) && current.indexOf(id) !== index) {
+        await trx(links.table).where({ [links.sourceColumn]: sourceId, [links.targetColumn]: id }).update({ [orderColumn]: index + 1 });
+      }
     }
-    const inverseOrder = links.inverseOrderColumn ? { [links.inverseOrderColumn]: (await lastOrder(store, links.table, links.targetColumn, id, links.inverseOrderColumn)) + 1 } : {};
-    await store.insert(links.table, { [links.sourceColumn]: sourceId, [links.targetColumn]: id, ...order, ...inverseOrder });
   }
+  const last = inverseOrderColumn ? await lastOrders(store, links.table, links.targetColumn, added, inverseOrderColumn) : new Map<number, number>();
+  await store.insertMany(
+    links.table,
+    added.map((id) => ({
+      [links.sourceColumn]: sourceId,
+      [links.targetColumn]: id,
+      ...(orderColumn ? { [orderColumn]: next.indexOf(id) + 1 } : {}),
+      ...(inverseOrderColumn ? { [inverseOrderColumn]: (last.get(id) ?? 0) + 1 } : {}),
+    })),
+  );
 }
 
-async function linkId(store: RowStore, table: string, sourceColumn: string, sourceId: number, targetColumn: string, targetId: number): Promise<number> {
-  const row = (await store.trx(table).where({ [sourceColumn]: sourceId, [targetColumn]: targetId }).first('id')) as { id: number | bigint };
-  return Number(row.id);
-}
-
-/** The largest order in a target's list of sources (0 for an empty list). */
-async function lastOrder(store: RowStore, table: string, targetColumn: string, targetId: number, orderColumn: string): Promise<number> {
-  const row = (await store.trx(table).where(targetColumn, targetId).max({ last: orderColumn }).first()) as { last: number | string | null } | undefined;
-  return Number(row?.last ?? 0);
+/** The largest order in each target's list of sources, in one statement (absent: an empty list). */
+async function lastOrders(store: RowStore, table: string, targetColumn: string, targetIds: readonly number[], orderColumn: string): Promise<Map<number, number>> {
+  if (!targetIds.length) return new Map();
+  const rows = (await store.trx(table).whereIn(targetColumn, targetIds).groupBy(targetColumn).select({ target: targetColumn }).max({ last: orderColumn })) as {
+    target: number | bigint;
+    last: number | string | null;
+  }[];
+  return new Map(rows.map((row) => [Number(row.target), Number(row.last ?? 0)]));
 }
 
 /**
