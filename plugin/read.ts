@@ -110,11 +110,17 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
 
 async function execute(engine: ReadEngine, { root, compiled }: Plan, request: ReadRequest): Promise<ReadResult> {
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
-  // Both statements are sent at once: on PostgreSQL they run side by side on two connections.
-  const [entries, count] = await Promise.all([
-    engine.executor.joined(withId(compiled.entries, request.id), stats, request.deadline, engine.maxResponseBytes),
-    compiled.count ? engine.executor.column(compiled.count, stats, request.deadline) : null,
-  ]);
+  const { executor } = engine;
+  const entriesStatement = withId(compiled.entries, request.id);
+  // Both statements are sent at once (on PostgreSQL they run side by side on two connections),
+  // unless the executor runs them more cheaply together (a SQLite read worker, one hop).
+  const [entries, count] =
+    compiled.count && executor.list
+      ? await executor.list(entriesStatement, compiled.count, stats, request.deadline, engine.maxResponseBytes)
+      : await Promise.all([
+          executor.joined(entriesStatement, stats, request.deadline, engine.maxResponseBytes),
+          compiled.count ? executor.column(compiled.count, stats, request.deadline) : null,
+        ]);
   checkResponseSize(root, entries.size, engine.maxResponseBytes);
   if (root.action === 'findOne' || root.model.kind === 'singleType') {
     if (!entries.rows) throw new NotFoundError();

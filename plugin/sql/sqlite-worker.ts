@@ -19,9 +19,12 @@ export interface WorkerSetup {
 
 export interface WorkerRequest {
   readonly id: number;
-  readonly mode: 'column' | 'joined';
+  /** `list`: the entries joined, then the count statement's column, in one job (one hop instead of two). */
+  readonly mode: 'column' | 'joined' | 'list';
   readonly sql: string;
   readonly values: readonly unknown[];
+  /** `list`: the count statement. */
+  readonly count?: { readonly sql: string; readonly values: readonly unknown[] };
   /** When the request must be answered by (epoch ms). */
   readonly deadline: number;
   /** `joined`: the largest result worth joining, in bytes. */
@@ -29,7 +32,17 @@ export interface WorkerRequest {
 }
 
 export type WorkerResponse =
-  | { readonly id: number; readonly ok: true; readonly column?: unknown[]; readonly bytes?: Buffer; readonly rows?: number; readonly size?: number; readonly milliseconds: number }
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly column?: unknown[];
+      readonly bytes?: Buffer;
+      readonly rows?: number;
+      readonly size?: number;
+      readonly milliseconds: number;
+      /** `list`: the time of the count statement alone (`milliseconds` is the entries'). */
+      readonly countMilliseconds?: number;
+    }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
 const setup = workerData as WorkerSetup;
@@ -73,7 +86,11 @@ parentPort!.on('message', (request: WorkerRequest) => {
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
       const { bytes, rows, size } = whenUnlocked(request, () => statements.joined(request.sql, request.values, request.maxBytes));
-      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, milliseconds: performance.now() - started };
+      const milliseconds = performance.now() - started;
+      const { count } = request;
+      const column = count ? whenUnlocked(request, () => statements.column(count.sql, count.values)) : undefined;
+      const countMilliseconds = count ? performance.now() - started - milliseconds : undefined;
+      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, column, milliseconds, countMilliseconds };
       parentPort!.postMessage(response, [bytes.buffer as ArrayBuffer]);
     }
   } catch (error) {
