@@ -10,18 +10,19 @@ import type { Attribute, Model, ScalarAttribute } from '../schema/registry.js';
 import { targetOf } from '../query/resolve-attribute.js';
 import { reachable, ref, schemaName, type JsonSchema, type SchemaScope } from './names.js';
 
-export const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['data', 'error'],
-  properties: {
-    data: { type: 'null' },
-    error: {
-      type: 'object',
-      required: ['status', 'name', 'message', 'details'],
-      properties: { status: { type: 'integer' }, name: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+/** Strapi's error envelope `{ data: null, error: { status, name, message, details } }`, with these schemas of its parts. */
+function errorEnvelope(status: JsonSchema, name: JsonSchema, details: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['data', 'error'],
+    properties: {
+      data: { type: 'null' },
+      error: { type: 'object', required: ['status', 'name', 'message', 'details'], properties: { status, name, message: { type: 'string' }, details } },
     },
-  },
-};
+  };
+}
+
+export const ERROR_SCHEMA: JsonSchema = errorEnvelope({ type: 'integer' }, { type: 'string' }, { type: 'object' });
 
 /**
  * The 400 of a write: a body that breaks the schema lists every problem in `details.errors`
@@ -29,36 +30,20 @@ export const ERROR_SCHEMA: JsonSchema = {
  * in `details.path`; an ApplicationError (an unknown locale, a locale already translated) has no
  * details.
  */
-export const VALIDATION_ERROR_SCHEMA: JsonSchema = {
+export const VALIDATION_ERROR_SCHEMA: JsonSchema = errorEnvelope({ const: 400 }, { enum: ['ValidationError', 'ApplicationError'] }, {
   type: 'object',
-  required: ['data', 'error'],
   properties: {
-    data: { type: 'null' },
-    error: {
-      type: 'object',
-      required: ['status', 'name', 'message', 'details'],
-      properties: {
-        status: { const: 400 },
-        name: { enum: ['ValidationError', 'ApplicationError'] },
-        message: { type: 'string' },
-        details: {
-          type: 'object',
-          properties: {
-            path: { type: 'string' },
-            errors: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['path', 'message', 'name'],
-                properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' }, name: { const: 'ValidationError' } },
-              },
-            },
-          },
-        },
+    path: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message', 'name'],
+        properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' }, name: { const: 'ValidationError' } },
       },
     },
   },
-};
+});
 
 const PAGINATION: JsonSchema = {
   oneOf: [
