@@ -211,9 +211,10 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   // A write's answer is read where the write went: a replica may not have it yet.
   const primaryExecutor = replicas.length ? createExecutor(knex, executorOptions) : executor;
   try {
-    await executor.ready();
+    await Promise.all([executor.ready(), primaryExecutor.ready()]);
   } catch (error) {
     await executor.close();
+    if (primaryExecutor !== executor) await primaryExecutor.close();
     if (ownsDatabase) await knex.destroy();
     throw error;
   }

@@ -62,16 +62,22 @@ export function planRead(
   return authorize(root, grants);
 }
 
+/** The plan of `root()` for a request, compiled once per role, route and query string. */
+function cachedPlan(engine: ReadEngine, request: Omit<ReadRequest, 'action'>, action: string, root: () => RootQuery): Plan {
+  const key = PlanCache.key(request.role, request.model.uid, action, request.querystring);
+  const cached = request.rules.plans.get(key);
+  if (cached) return cached;
+  const authorized = root();
+  const plan = { root: authorized, compiled: compileRequest(engine.executor.dialect, authorized) };
+  request.rules.plans.set(key, plan);
+  return plan;
+}
+
 /** The compiled statements of a request, from the cache when this role already asked the same. */
 function planFor(engine: ReadEngine, request: ReadRequest): Plan {
-  const key = PlanCache.key(request.role, request.model.uid, request.action, request.querystring);
-  const { plans, permissions } = request.rules;
-  const cached = plans.get(key);
-  if (cached) return cached;
-  const root = planRead({ registry: engine.registry, limits: engine.limits, permissions }, request);
-  const plan = { root, compiled: compileRequest(engine.executor.dialect, root) };
-  plans.set(key, plan);
-  return plan;
+  return cachedPlan(engine, request, request.action, () =>
+    planRead({ registry: engine.registry, limits: engine.limits, permissions: request.rules.permissions }, request),
+  );
 }
 
 /** The entries statement with this request's id in place of the cached plan's. */
@@ -92,19 +98,14 @@ export async function read(engine: ReadEngine, request: ReadRequest): Promise<Re
  * read permission on the written type itself; populated relations and media still need `find`.
  */
 export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest, 'action'>): Promise<ReadResult> {
-  const key = PlanCache.key(request.role, request.model.uid, 'written', request.querystring);
-  const { plans, permissions } = request.rules;
-  let plan = plans.get(key);
-  if (!plan) {
+  const plan = cachedPlan(engine, request, 'written', () => {
     const { fields, populate } = parseQueryString(request.querystring);
     const query = { ...(fields === undefined ? {} : { fields }), ...(populate === undefined ? {} : { populate }) };
     const tree = parseQuery(engine.registry, { model: request.model, action: 'findOne', id: request.id, query }, engine.limits);
-    const grants = grantsFor(permissions, request.role);
+    const grants = grantsFor(request.rules.permissions, request.role);
     const writer = { role: grants.role, can: (uid: string, action: Action) => (uid === request.model.uid && (action === 'findOne' || action === 'preview')) || grants.can(uid, action) };
-    const root = authorize({ ...tree, publicationState: 'preview' }, writer);
-    plan = { root, compiled: compileRequest(engine.executor.dialect, root) };
-    plans.set(key, plan);
-  }
+    return authorize({ ...tree, publicationState: 'preview' }, writer);
+  });
   return execute(engine, plan, { ...request, action: 'findOne' });
 }
 

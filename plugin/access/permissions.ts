@@ -1,12 +1,12 @@
 /**
- * permissions.yaml: roles, what each may read, and API tokens.
+ * permissions.yaml: roles, what each may read and write, and API tokens.
  *
  *   roles:
  *     public:
  *       article: [find, findOne]       # a type by singularName, pluralName or uid
+ *       file: [find]                   # the media file type: needed to populate media
  *     editor:
  *       article: [find, findOne, preview, create, update, delete]
- *       file: [find]                   # the media file type: needed to populate media
  *   tokens:
  *     - { name: ci, role: editor, hash: "sha256:…", expiresAt: 2027-01-01T00:00:00Z }
  *

@@ -5,7 +5,6 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { NotFoundError } from '../errors.js';
 import { read, type ReadEngine } from '../read.js';
 import { resolveCaller, type RoleResolver } from '../access/role.js';
 import type { Model } from '../schema/registry.js';
@@ -16,6 +15,7 @@ import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
 import { addExplorerRoutes } from './explorer-routes.js';
 import { addWriteRoutes } from './write-routes.js';
+import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
 
 export interface RouterOptions {
@@ -50,18 +50,13 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
     } else {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
-      router.get(`/${route}/:id`, (ctx) => handle(ctx, engine, options, model, 'findOne', parseId(ctx.params.id)));
+      router.get(`/${route}/:id`, (ctx) => handle(ctx, engine, options, model, 'findOne', parseEntryId(ctx.params.id)));
     }
   }
   addWriteRoutes(router, engine, options);
   return router;
 }
 
-/** Ids are positive integers; anything else names no entry. */
-function parseId(raw: string | undefined): number {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError();
-  return Number(raw);
-}
 
 async function handle(
   ctx: Context,

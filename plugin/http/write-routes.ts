@@ -6,7 +6,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Action } from '../access/permissions.js';
+import type { Action, Grants } from '../access/permissions.js';
 import { resolveCaller } from '../access/role.js';
 import { NotFoundError } from '../errors.js';
 import type { ReadResult } from '../read.js';
@@ -14,10 +14,11 @@ import type { Model } from '../schema/registry.js';
 import { createLocalization } from '../write/localizations.js';
 import { deleteSingleType, putSingleType } from '../write/single-type.js';
 import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest } from '../write/write.js';
+import { parseEntryId } from './entry-id.js';
 import { readJsonBody } from './read-body.js';
 import type { RouterOptions } from './router.js';
 
-type Run = (request: WriteRequest, grants: ReturnType<typeof grantsToWrite>) => Promise<ReadResult | Buffer>;
+type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
 
 export function addWriteRoutes(router: Router, engine: WriteEngine, options: RouterOptions): void {
   const route = (model: Model, action: Action, withBody: boolean, run: Run) => (ctx: Context) => handleWrite(ctx, engine, options, model, action, withBody, run);
@@ -41,19 +42,13 @@ function withId(request: WriteRequest): WriteRequest & { readonly id: number } {
   return request as WriteRequest & { readonly id: number };
 }
 
-/** Ids are positive integers; anything else names no entry. */
-function idOf(raw: string | undefined): number | null {
-  if (raw === undefined) return null;
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError();
-  return Number(raw);
-}
 
 async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOptions, model: Model, action: Action, withBody: boolean, run: Run): Promise<void> {
   const deadline = Date.now() + options.timeout;
   const rules = engine.rules();
   const { role } = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
   const grants = grantsToWrite({ rules, role, model }, action);
-  const id = idOf(ctx.params.id);
+  const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
   const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body }, grants);
   ctx.set('Cache-Control', 'no-store');

@@ -33,8 +33,10 @@ async function walk(store: RowStore, write: RowWrite, rowId: number | null, refe
   for (const change of write.relations) {
     const ids = [...(change.set ?? []), ...change.connect].map((item) => item.id);
     references.push({ uid: change.attribute.target, ids, path: change.path, media: null });
-    // Ordering throws a 400 when a position names an entry that is not in the list.
-    orderRelations(rowId === null ? [] : await currentTargets(store, change, rowId), change, change.attribute.toMany, change.path);
+    // Ordering throws a 400 when a position names an entry that is not in the list; only a
+    // `before`/`after` position can, so only then is the row's list read here.
+    const anchored = change.connect.some((item) => item.position?.kind === 'before' || item.position?.kind === 'after');
+    if (anchored) orderRelations(rowId === null ? [] : await currentTargets(store, change, rowId), change, change.attribute.toMany, change.path);
   }
   for (const change of write.media) references.push({ uid: FILE_UID, ids: change.fileIds, path: change.path, media: change.attribute });
   if (write.model.modelType === 'contentType') problems.push(...(await takenValues(store, write, rowId)));

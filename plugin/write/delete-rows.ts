@@ -4,7 +4,7 @@
  * deleted explicitly rather than left to ON DELETE CASCADE, so a database without those foreign
  * keys is left as clean as one with them.
  */
-import { modelOf, MORPH_TABLE, type Model } from '../schema/registry.js';
+import { MORPH_TABLE, type Model } from '../schema/registry.js';
 import type { RowStore } from './row-store.js';
 
 /** Deletes an entry or component row of `model` and what it holds. */
@@ -25,5 +25,5 @@ export async function deleteRow(store: RowStore, model: Model, id: number): Prom
 export async function deleteComponent(store: RowStore, uid: string, id: number): Promise<void> {
   const component = store.registry.models.get(uid);
   // A join row naming a component type the schema no longer has: nothing to delete it from.
-  if (component) await deleteRow(store, modelOf(store.registry, uid), id);
+  if (component) await deleteRow(store, component, id);
 }

@@ -13,9 +13,10 @@ import { checkReferences } from './check-references.js';
 import { isPlainObject } from './parse-data.js';
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
-import { answerOf, checkLocale, grantsToWrite, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
+import type { Grants } from '../access/permissions.js';
+import { answerOf, checkLocale, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
 
-export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants = grantsToWrite(request, 'create')): Promise<Buffer> {
+export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
   const { locale, ...data } = isPlainObject(request.body) ? request.body : {};
   if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');

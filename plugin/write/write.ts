@@ -42,7 +42,7 @@ export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   readonly body: unknown;
 }
 
-/** Checks the caller may do `action` on the type; answers its grants. */
+/** Checks the caller may do `action` on the type (before its body is read); answers its grants, which every write then takes. */
 export function grantsToWrite(request: Pick<WriteRequest, 'rules' | 'role' | 'model'>, action: Action): Grants {
   const grants = grantsFor(request.rules.permissions, request.role);
   if (!grants.can(request.model.uid, action)) throw new ForbiddenError();
@@ -80,7 +80,7 @@ export function lockNamesOf(engine: WriteEngine, write: RowWrite): string[] {
 }
 
 /** `POST /<plural>` (and a single type's first `PUT`): a new entry, published unless `publishedAt: null`. */
-export async function createEntry(engine: WriteEngine, request: WriteRequest, grants = grantsToWrite(request, 'create')): Promise<ReadResult> {
+export async function createEntry(engine: WriteEngine, request: WriteRequest, grants: Grants): Promise<ReadResult> {
   const { model } = request;
   const { locale: dataLocale, ...data } = dataOf(request.body);
   const problems: DataProblem[] = [];
@@ -105,7 +105,7 @@ export function newEntryColumns(store: RowStore, model: Model, write: RowWrite, 
 }
 
 /** `PUT /<plural>/:id`: the attributes given change, the others stay. */
-export async function updateEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants = grantsToWrite(request, 'update')): Promise<ReadResult> {
+export async function updateEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<ReadResult> {
   const { model, id } = request;
   const data = dataOf(request.body);
   const problems: DataProblem[] = [];
@@ -125,7 +125,6 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
 
 /** `DELETE /<plural>/:id`: answers the entry as it was, then deletes it with its components and links. */
 export async function deleteEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }): Promise<ReadResult> {
-  grantsToWrite(request, 'delete');
   const answer = await answerOf(engine, request);
   await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
     await mustExist(store, request.model, request.id);

@@ -229,6 +229,15 @@ for (const kind of testDatabaseKinds()) {
     });
 
     describe('permissions', () => {
+      it("leaves out of a write's answer what the role may not read: relations and media it may not find, private attributes", async () => {
+        const response = await api.as('nofiles').post('/api/articles?populate=*', { data: { title: 'Shaped by the role', internalNotes: 'kept private', seo: { metaTitle: 'S' } } });
+        expect(response.status, JSON.stringify(response.body)).to.equal(200);
+        const { attributes } = response.body.data;
+        for (const hidden of ['category', 'categories', 'featuredIn', 'headerImage', 'gallery', 'internalNotes', 'accessCode']) expect(attributes, hidden).to.not.have.property(hidden);
+        expect(attributes.seo).to.include({ metaTitle: 'S' });
+        expect((await api.api.knex('articles').where({ id: response.body.data.id }).first('internal_notes')).internal_notes).to.equal('kept private');
+      });
+
       it('answers 403 before looking at the body, and 401 for an unknown token', async () => {
         const reader = api.as('reader');
         expect((await reader.post('/api/articles', { data: 'bad' })).status).to.equal(403);
