@@ -13,10 +13,8 @@ import { compileRequest, type Statement } from '../plugin/sql/compile.js';
 import type { Dialect } from '../plugin/sql/dialect/dialect.js';
 
 export interface FloorStatements {
-  /** The entries statement (one row per entry, its JSON text). */
-  entries: Statement;
-  /** The count of a list, when the response has `meta.pagination.total`. */
-  count: Statement | null;
+  /** The one statement of the request: its row is the response body (compile-body.ts). */
+  body: Statement;
 }
 
 /** What contentApi() plans with when no option says otherwise (plugin/index.ts). */
@@ -32,6 +30,6 @@ export async function floorPlanner(root: string, dialect: Dialect, prefix = '/ap
     if (!route) throw new Error(`no route matches ${url.pathname}`);
     const tree = planRead({ registry, permissions, limits: DEFAULT_LIMITS }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
     const compiled = compileRequest(dialect, tree);
-    return { entries: withId(compiled.entries, route.id), count: compiled.count ?? null };
+    return { body: withId(compiled.body, route.id) };
   };
 }

@@ -1,25 +1,21 @@
 /**
- * The floor of a query: its statements (floor-plan.ts) run by the driver directly in a loop, with
- * no HTTP and no Koa, as the server's executor runs them — what no server can go below. Measured
+ * The floor of a query: its statement (floor-plan.ts) run by the driver directly in a loop, with
+ * no HTTP and no Koa, as the server's executor runs it — what no server can go below. Measured
  * as CPU per request, like the served figure it divides: the bench process's CPU
- * (process.cpuUsage, every thread) and, on PostgreSQL, the CPU of the backend that ran them.
+ * (process.cpuUsage, every thread) and, on PostgreSQL, the CPU of the backend that ran it.
  *
  * - SQLite: a better-sqlite3 connection of its own on the benched file, set up as a read worker's
- *   (sqlite-worker.ts: query-only, the plugin's SQL functions), each statement prepared once and
- *   run with `.pluck()` and the dialect's named bindings (sqlite-statements.ts). The worker's
- *   joining of the rows into one buffer is the server's work, not the floor's.
- * - PostgreSQL: one pg connection with the plugin's session settings (postgres-session.ts), named
- *   prepared statements in array row mode, as postgres-executor.ts sends them. A heavy entries
- *   statement (its fastest of eight runs above HEAVY_STATEMENT_MS) is sent wrapped, joined by the
- *   database, as the executor sends heavy shapes; the executor's joining of light rows into one
- *   buffer is again the server's work.
+ *   (sqlite-worker.ts: query-only, the plugin's SQL functions), the statement prepared once and
+ *   run with `.raw()` and the dialect's named bindings (sqlite-statements.ts).
+ * - PostgreSQL: one pg connection with the plugin's session settings (postgres-session.ts), a named
+ *   prepared statement in array row mode, wrapped with the response budget as postgres-executor.ts
+ *   sends it. The server's encoding of the body string into bytes is the server's work.
  */
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Statement } from '../plugin/sql/compile.js';
 import { sqliteDialect } from '../plugin/sql/dialect/sqlite.js';
-import { joinedInDatabase } from '../plugin/sql/postgres-executor.js';
-import { HEAVY_STATEMENT_MS } from '../plugin/sql/statement-costs.js';
+import { withinBudget } from '../plugin/sql/postgres-executor.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../plugin/response-budget.js';
 import { registerSqlFunctions, type SqliteConnection } from '../plugin/storage/sql-functions.js';
 import type { BenchDatabase } from './engines.js';
@@ -32,22 +28,20 @@ export interface FloorFigures {
   cpuMsPerRequest: number;
   /** Wall ms per request, one request at a time. */
   msPerRequest: number;
-  /** PostgreSQL: the entries statement was heavy and sent joined by the database. */
-  wrapped: boolean;
 }
 
 /** Runs one request's statements once. */
 type Run = () => unknown;
 
 interface FloorDriver {
-  /** The request's statements, ready to run; `wrapped` when the entries statement was sent as the executor sends heavy ones. */
-  prepare(statements: FloorStatements): Promise<{ run: Run; wrapped: boolean }>;
+  /** The request's statement, ready to run. */
+  prepare(statements: FloorStatements): Promise<Run>;
   /** CPU of the database's own processes (the PostgreSQL backend); empty for SQLite, which runs in this process. */
   databaseCpu(): CpuReading;
   close(): void;
 }
 
-/** Runs to warm the caches (and, on PostgreSQL, to judge the statement heavy or light, as StatementCosts does from its last eight). */
+/** Runs to warm the caches. */
 const WARM_RUNS = 8;
 
 /** A driver for the floors of one database, to be closed after the last. */
@@ -57,7 +51,7 @@ export function floorDriver(database: BenchDatabase): FloorDriver {
 }
 
 export async function measureFloor(driver: FloorDriver, statements: FloorStatements, seconds: number): Promise<FloorFigures> {
-  const { run, wrapped } = await driver.prepare(statements);
+  const run = await driver.prepare(statements);
   for (let index = 0; index < WARM_RUNS; index += 1) await run();
   const cpuBefore = process.cpuUsage();
   const databaseBefore = driver.databaseCpu();
@@ -71,23 +65,18 @@ export async function measureFloor(driver: FloorDriver, statements: FloorStateme
   const elapsed = performance.now() - started;
   const own = process.cpuUsage(cpuBefore);
   const cpu = (own.user + own.system) / 1000 + cpuSpent(databaseBefore, driver.databaseCpu());
-  return { cpuMsPerRequest: cpu / runs, msPerRequest: elapsed / runs, wrapped };
+  return { cpuMsPerRequest: cpu / runs, msPerRequest: elapsed / runs };
 }
 
 function sqliteDriver(file: string): FloorDriver {
   const database = new Database(file, { fileMustExist: true, timeout: 0 });
   database.pragma('query_only = ON');
   registerSqlFunctions(database as unknown as SqliteConnection);
-  const prepare = (statement: Statement) => {
-    const prepared = database.prepare(statement.sql).pluck(true);
-    const bindings = sqliteDialect.bindings(statement.values);
-    return () => prepared.all(bindings);
-  };
   return {
-    async prepare({ entries, count }) {
-      const runEntries = prepare(entries);
-      const runCount = count ? prepare(count) : () => null;
-      return { run: () => [runEntries(), runCount()], wrapped: false };
+    async prepare({ body }) {
+      const prepared = database.prepare(body.sql).raw(true);
+      const bindings = sqliteDialect.bindings(body.values);
+      return () => prepared.all(bindings);
     },
     databaseCpu: () => new Map(),
     close: () => database.close(),
@@ -101,19 +90,7 @@ function postgresDriver(session: PostgresSession): FloorDriver {
     return () => session.client.query({ text: statement.sql, values: statement.values as unknown[], rowMode: 'array', name });
   };
   return {
-    async prepare({ entries, count }) {
-      const plain = send(entries);
-      let fastest = Infinity;
-      for (let index = 0; index < WARM_RUNS; index += 1) {
-        const started = performance.now();
-        await plain();
-        fastest = Math.min(fastest, performance.now() - started);
-      }
-      const wrapped = fastest > HEAVY_STATEMENT_MS;
-      const runEntries = wrapped ? send(joinedInDatabase(entries, DEFAULT_MAX_RESPONSE_BYTES)) : plain;
-      const runCount = count ? send(count) : async () => null;
-      return { run: async () => [await runEntries(), await runCount()], wrapped };
-    },
+    prepare: async ({ body }) => send(withinBudget(body, DEFAULT_MAX_RESPONSE_BYTES)),
     databaseCpu: () => session.ownCpu(),
     close: () => undefined,
   };

@@ -49,8 +49,6 @@ interface Figures extends QueryFigures {
   floorCpuMsPerRequest: number;
   /** The floor's wall time per request, one at a time (ms). */
   floorMsPerRequest: number;
-  /** PostgreSQL: the floor sent the entries statement joined by the database. */
-  floorWrapped: boolean;
   /** cpuMsPerRequest ÷ floorCpuMsPerRequest. */
   overFloor: number | null;
 }
@@ -121,7 +119,6 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
         path: query.path,
         floorCpuMsPerRequest: floor.cpuMsPerRequest,
         floorMsPerRequest: floor.msPerRequest,
-        floorWrapped: floor.wrapped,
         overFloor: ratio(served.cpuMsPerRequest, floor.cpuMsPerRequest),
       };
       figures[query.id] = result;
@@ -136,13 +133,13 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
   // A ratio to Strapi means something only from one run beside it: npm run bench:strapi.
   process.stdout.write(`geometric mean: ${mean.toFixed(0)} req/s at 10 connections (beside Strapi 4.26.2: npm run bench:strapi)\n`);
   const overFloor = all.map((result) => result.overFloor).filter((value): value is number => value !== null);
-  if (overFloor.length) process.stdout.write(`÷floor geometric mean: ${geomean(overFloor).toFixed(2)}${all.some((result) => result.floorWrapped) ? '  (* floor entries statement joined by PostgreSQL, as for heavy shapes)' : ''}\n`);
+  if (overFloor.length) process.stdout.write(`÷floor geometric mean: ${geomean(overFloor).toFixed(2)}\n`);
   return figures;
 }
 
 /** One query's line; with `comparing`, its ratios to `before` (dashes for figures the earlier run lacks). */
 function row(id: string, result: Figures, comparing: boolean, before: (QueryFigures & Partial<Figures>) | undefined): string {
-  const floor = `${fixed(result.floorCpuMsPerRequest, 2, 0)}${result.floorWrapped ? '*' : ' '}`.padStart(10);
+  const floor = `${fixed(result.floorCpuMsPerRequest, 2, 0)} `.padStart(10);
   const comparison = comparing
     ? [ratio(result.rps, before?.rps), ratio(result.cpuMsPerRequest, before?.cpuMsPerRequest), ratio(result.floorCpuMsPerRequest, before?.floorCpuMsPerRequest), ratio(result.overFloor, before?.overFloor)]
         .map((value) => fixed(value, 2, 8))

@@ -35,7 +35,7 @@ export class PlanCache {
 
   set(key: string, plan: Plan): void {
     // A plan is mostly its SQL; a very long one (a deep populate of a wide schema) is not kept.
-    if (this.capacity <= 0 || plan.compiled.entries.sql.length > MAX_CACHED_SQL_LENGTH) return;
+    if (this.capacity <= 0 || plan.compiled.body.sql.length > MAX_CACHED_SQL_LENGTH) return;
     if (this.plans.size >= this.capacity) this.plans.delete(this.plans.keys().next().value as string);
     this.plans.set(key, plan);
   }

@@ -5,7 +5,6 @@
 import { grantsFor, type Action, type Permissions } from './access/permissions.js';
 import { authorize } from './access/authorize.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
-import { entryBody, listBody, paginationMeta } from './format/envelope.js';
 import { parseQuery, type QueryLimits } from './query/parse.js';
 import type { RootQuery } from './query/tree.js';
 import type { Model, Registry } from './schema/registry.js';
@@ -80,7 +79,7 @@ function planFor(engine: ReadEngine, request: ReadRequest): Plan {
   );
 }
 
-/** The entries statement with this request's id in place of the cached plan's. */
+/** The statement with this request's id in place of the cached plan's. */
 export function withId(statement: Statement, id: number | null): Statement {
   if (id === null) return statement;
   const values = [...statement.values];
@@ -111,22 +110,8 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
 
 async function execute(engine: ReadEngine, { root, compiled }: Plan, request: ReadRequest): Promise<ReadResult> {
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
-  const { executor } = engine;
-  const entriesStatement = withId(compiled.entries, request.id);
-  // Both statements are sent at once (on PostgreSQL they run side by side on two connections),
-  // unless the executor runs them more cheaply together (a SQLite read worker, one hop).
-  const [entries, count] =
-    compiled.count && executor.list
-      ? await executor.list(entriesStatement, compiled.count, stats, request.deadline, engine.maxResponseBytes)
-      : await Promise.all([
-          executor.joined(entriesStatement, stats, request.deadline, engine.maxResponseBytes),
-          compiled.count ? executor.column(compiled.count, stats, request.deadline) : null,
-        ]);
-  checkResponseSize(root, entries.size, engine.maxResponseBytes);
-  if (root.action === 'findOne' || root.model.kind === 'singleType') {
-    if (!entries.rows) throw new NotFoundError();
-    return { body: entryBody(entries.bytes), stats };
-  }
-  const total = count ? Number(count[0]) : null;
-  return { body: listBody(entries.bytes, paginationMeta(root, total)), stats };
+  const body = await engine.executor.body(withId(compiled.body, request.id), stats, request.deadline, engine.maxResponseBytes);
+  checkResponseSize(root, body.size, engine.maxResponseBytes);
+  if (!body.rows && (root.action === 'findOne' || root.model.kind === 'singleType')) throw new NotFoundError();
+  return { body: body.bytes, stats };
 }

@@ -7,7 +7,7 @@ import { loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
-import { compileRequest, type Statement } from '../sql/compile.js';
+import { compileRequest, explainedStatements, type Statement } from '../sql/compile.js';
 import { postgresDialect } from '../sql/dialect/postgres.js';
 import { sqliteDialect } from '../sql/dialect/sqlite.js';
 import { ApiError } from '../errors.js';
@@ -39,8 +39,7 @@ export async function run(args: string[]): Promise<number> {
     const engine = { registry, permissions, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
     const root = planRead(engine, { ...route, querystring: url.search.slice(1), role: values.role });
     const compiled = compileRequest(dialect, root);
-    printStatement('entries', compiled.entries);
-    if (compiled.count) printStatement('count', compiled.count);
+    for (const { label, ...statement } of explainedStatements(compiled)) printStatement(label, statement);
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

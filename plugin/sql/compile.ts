@@ -1,7 +1,7 @@
 /**
- * The query tree → the statements of a request: one SELECT whose rows are the entries' JSON text
- * (in order), plus one COUNT when the list reports a total. The page is chosen first in a
- * subquery over the bare rows, and JSON is built only for the rows of the page.
+ * The query tree → the statement of a request: one SELECT whose rows are the entries' JSON text
+ * (in order), wrapped with the count of a list into the response body (compile-body.ts). The page
+ * is chosen first in a subquery over the bare rows, and JSON is built only for the rows of the page.
  */
 import type { Model } from '../schema/registry.js';
 import type { RootQuery } from '../query/tree.js';
@@ -11,6 +11,7 @@ import { escapeLike, quoteIdentifier as q } from './dialect/dialect.js';
 import { compileFilter } from './compile-filter.js';
 import { compileSort, sortJoins } from './compile-sort.js';
 import { entryJson } from './compile-selection.js';
+import { compileBody } from './compile-body.js';
 
 export interface Statement {
   readonly sql: string;
@@ -18,9 +19,11 @@ export interface Statement {
 }
 
 export interface CompiledRequest {
-  /** Rows of one column, each the JSON text of one entry, in response order. */
+  /** The statement a request runs: one row, the response body and the number of entries (compile-body.ts). */
+  readonly body: Statement;
+  /** Rows of one column, each the JSON text of one entry, in response order (the body's inner statement). */
   readonly entries: Statement;
-  /** One row, one column: the total number of matching entries; null when not counted. */
+  /** One row, one column: the total number of matching entries; null when not counted (the body counts within). */
   readonly count: Statement | null;
 }
 
@@ -28,8 +31,27 @@ const ROOT = 't';
 const PAGE = 'p';
 
 export function compileRequest(dialect: Dialect, root: RootQuery): CompiledRequest {
-  if (root.action === 'findOne') return { entries: compileFindOne(dialect, root), count: null };
-  return { entries: compileList(dialect, root), count: root.pagination.withCount ? compileCount(dialect, root) : null };
+  const context = new CompileContext(dialect);
+  const entries = root.action === 'findOne' ? compileFindOne(context, root) : compileList(context, root);
+  const counted = root.action === 'find' && root.pagination.withCount;
+  return {
+    entries: { sql: entries, values: [...context.values] },
+    count: counted ? compileCount(dialect, root) : null,
+    // The body's parameters continue the entries' (a findOne's id stays first).
+    body: compileBody(context, root, entries, counted ? countFrom(context, root) : null),
+  };
+}
+
+/**
+ * What `content-api explain` and the explorer show: the statement a request runs, then the
+ * entries and count statements it is built around, on their own to read.
+ */
+export function explainedStatements(compiled: CompiledRequest): { label: string; sql: string; values: readonly unknown[] }[] {
+  return [
+    { label: 'statement', ...compiled.body },
+    { label: 'entries (inside the statement)', ...compiled.entries },
+    ...(compiled.count ? [{ label: 'count (inside the statement)', ...compiled.count }] : []),
+  ];
 }
 
 /** The page's window as (limit, offset). */
@@ -43,8 +65,8 @@ function pageWindow(root: RootQuery): { limit: number; offset: number } {
  * The page is chosen over narrow rows (the id and the sort values), then joined back to the table
  * for the JSON: sorting and skipping never carry the entries' wide columns.
  */
-function compileList(dialect: Dialect, root: RootQuery): Statement {
-  const context = new CompileContext(dialect);
+function compileList(context: CompileContext, root: RootQuery): string {
+  const { dialect } = context;
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
   const sort = compileSort(context, root.sort, ROOT, root.model);
   const conditions = rootConditions(context, root, 'page');
@@ -62,28 +84,32 @@ function compileList(dialect: Dialect, root: RootQuery): Statement {
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.parameter(limit)} OFFSET ${context.parameter(offset)}`;
   // CROSS JOIN keeps the page as the outer loop on SQLite: one lookup by id per entry.
   const joined = [`${ROOT}."id" = ${PAGE}."id"`, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
-  const sql = `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
-  return { sql, values: context.values };
+  return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
 }
 
+/** The count of a list as a statement of its own. */
 function compileCount(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
-  const conditions = rootConditions(context, root, 'count');
-  return { sql: `SELECT count(*) AS "total" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
+  return { sql: `SELECT count(*) AS "total" ${countFrom(context, root)}`, values: context.values };
+}
+
+/** `FROM <table> t WHERE …`: the rows a list counts. */
+function countFrom(context: CompileContext, root: RootQuery): string {
+  return `FROM ${q(root.model.tableName)} ${ROOT}${where(rootConditions(context, root, 'count'))}`;
 }
 
 /**
  * findOne looks the entry up by id in any locale; the publication state still applies (D6).
  * The id is always the first parameter, so a compiled findOne serves every id (FIND_ONE_ID_INDEX).
  */
-function compileFindOne(dialect: Dialect, root: RootQuery): Statement {
-  const context = new CompileContext(dialect);
+function compileFindOne(context: CompileContext, root: RootQuery): string {
+  const { dialect } = context;
   const id = dialect.typed(context.parameter(root.id), 'integer');
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
   const conditions = [`${ROOT}."id" = ${id}`];
   if (root.model.draftAndPublish && root.publicationState === 'live') conditions.push(`${ROOT}."published_at" IS NOT NULL`);
   if (dialect.checkpoint) conditions.push(dialect.checkpoint);
-  return { sql: `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`, values: context.values };
+  return `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`;
 }
 
 /** Where a compiled findOne keeps the entry's id among its parameters. */

@@ -3,8 +3,8 @@
  * statement passes admission control (admission.ts) and carries its request's deadline. SQLite
  * reads run in worker threads (sqlite-executor.ts); PostgreSQL statements are named prepared
  * statements with `statement_timeout` as the deadline, spread over read replicas when there are
- * some (postgres-executor.ts). Entries come back as bytes, joined with commas, ready for the
- * envelope.
+ * some (postgres-executor.ts). Each read is one statement whose one value is the response body,
+ * handed over as bytes.
  */
 import type { Knex } from 'knex';
 import { clientOf } from '../storage/database.js';
@@ -12,7 +12,7 @@ import type { ExecutionOptions, Executor } from './executor.js';
 import { postgresExecutor } from './postgres-executor.js';
 import { sqliteExecutor } from './sqlite-executor.js';
 
-export { DEFAULT_TIMEOUT_MS, type ExecutionOptions, type ExecutionStats, type Executor, type JoinedRows } from './executor.js';
+export { DEFAULT_TIMEOUT_MS, type ExecutionOptions, type ExecutionStats, type Executor, type BuiltBody } from './executor.js';
 
 export function createExecutor(knex: Knex, options: ExecutionOptions = {}): Executor {
   return clientOf(knex) === 'postgres' ? postgresExecutor(knex, options) : sqliteExecutor(knex, options);

@@ -6,9 +6,9 @@ import type { Knex } from 'knex';
 import { AdmissionQueue } from './admission.js';
 import type { Statement } from './compile.js';
 import type { Dialect } from './dialect/dialect.js';
-import type { JoinedRows } from './sqlite-statements.js';
+import type { BuiltBody } from './sqlite-statements.js';
 
-export type { JoinedRows } from './sqlite-statements.js';
+export type { BuiltBody } from './sqlite-statements.js';
 
 /** Time spent in the database and statements run, for the Server-Timing header. */
 export interface ExecutionStats {
@@ -20,14 +20,8 @@ export interface Executor {
   readonly dialect: Dialect;
   /** The first column of every row. */
   column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
-  /** The first column of every row as UTF-8 bytes, joined with commas; nothing is joined when they measure more than `maxBytes`. */
-  joined(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number): Promise<JoinedRows>;
-  /**
-   * A list's entries (as `joined`) and its count (as `column`), when the executor runs the two
-   * more cheaply together than apart: on SQLite, one job for one read worker (each hop to a worker
-   * costs about as much CPU as a small statement). Without it, both are sent at once.
-   */
-  list?(entries: Statement, count: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number): Promise<[JoinedRows, unknown[]]>;
+  /** The response body a body statement builds (compile-body.ts), as bytes; above `maxBytes`, only its size. */
+  body(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number): Promise<BuiltBody>;
   /** Settles once the executor can run statements (the read workers have opened the database). */
   ready(): Promise<void>;
   /** Stops the read workers. */

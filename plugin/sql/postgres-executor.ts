@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import type { Statement } from './compile.js';
 import { postgresDialect } from './dialect/postgres.js';
-import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type JoinedRows } from './executor.js';
+import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
 import { ReadTargets } from './read-targets.js';
 import { StatementCosts } from './statement-costs.js';
 
@@ -74,21 +74,21 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
   };
 
   /**
-   * The first `width` columns of every row (the first column alone when `width` is 1). `shape` is
-   * the statement whose cost this run counts for (a wrapped statement counts for the one it wraps).
+   * Every row. `shape` is the statement whose cost this run counts for (a wrapped statement counts
+   * for the one it wraps).
    */
-  const column = async (statement: Statement, stats: ExecutionStats, deadline: number, width = 1, shape = statement.sql): Promise<unknown[]> => {
+  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, shape = statement.sql): Promise<unknown[][]> => {
     const release = await admission.acquire(deadline, costs.isHeavy(shape));
     try {
       let lastFailure: unknown = null;
       for (const target of targets.order()) {
         if (lastFailure !== null && Date.now() >= deadline) break;
         try {
-          const { rows, milliseconds } = await runOn(target, statement);
+          const ran = await runOn(target, statement);
           targets.answered(target);
-          countStatement(stats, admission, milliseconds);
-          costs.record(shape, milliseconds);
-          return width === 1 ? rows.map((row) => row[0]) : rows;
+          countStatement(stats, admission, ran.milliseconds);
+          costs.record(shape, ran.milliseconds);
+          return ran.rows;
         } catch (error) {
           if (!(error instanceof TargetUnavailable)) throw error;
           targets.failed(target);
@@ -103,32 +103,17 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
 
   return {
     dialect: postgresDialect,
-    column,
-    async joined(statement, stats, deadline, maxBytes = Infinity) {
-      // Light shapes take the faster way, a string per entry; heavy and new ones are joined and
-      // measured by the database, so that no oversized result reaches this process.
-      if (!costs.isHeavy(statement.sql)) return joinStrings((await column(statement, stats, deadline)) as string[], maxBytes);
-      const [row] = (await column(joinedInDatabase(statement, maxBytes), stats, deadline, 3, statement.sql)) as [string | null, string, number][];
-      const [body, size, rows] = row!;
-      return { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: Number(rows), size: Number(size) };
+    column: async (statement, stats, deadline) => (await rows(statement, stats, deadline)).map((row) => row[0]),
+    async body(statement, stats, deadline, maxBytes = Infinity) {
+      // pg decodes every value into a string (its protocol parser has no binary path), so the
+      // body is encoded back once here: one string per response, not one per entry.
+      const [row] = (await rows(withinBudget(statement, maxBytes), stats, deadline, statement.sql)) as [string | null, number, number][];
+      const [body, size, entries] = row!;
+      return { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: entries, size };
     },
     ready: async () => undefined,
     close: async () => undefined,
   };
-}
-
-/** Joins the entries as UTF-8 with commas, measuring first: above `maxBytes`, nothing is encoded. */
-function joinStrings(rows: readonly string[], maxBytes: number): JoinedRows {
-  let size = Math.max(0, rows.length - 1);
-  for (const row of rows) size += Buffer.byteLength(row);
-  if (size > maxBytes) return { bytes: Buffer.alloc(0), rows: rows.length, size };
-  const bytes = Buffer.allocUnsafe(size);
-  let offset = 0;
-  rows.forEach((row, index) => {
-    if (index) bytes[offset++] = 0x2c;
-    offset += bytes.write(row, offset);
-  });
-  return { bytes, rows: rows.length, size };
 }
 
 /**
@@ -143,19 +128,14 @@ function connectionLost(error: unknown): boolean {
 }
 
 /**
- * The entries joined by PostgreSQL itself into one value, with their byte length and count: the
- * driver then decodes one string instead of a string per entry, and a result above the budget
- * comes back as its size alone, so that a stranger's 49 MB populate never lands in this process's
- * memory (where its strings cost collection pauses to every request beside it). The aggregate
- * reads the entries in the order of their sorted subquery, as PostgreSQL does when nothing is
- * joined at the outer level.
+ * A body statement whose body comes back only within the budget: above it, as its size alone, so
+ * that a stranger's 49 MB populate never lands in this process's memory. (The subquery is an
+ * aggregate, which PostgreSQL does not merge into this query: the body is built once.)
  */
-export function joinedInDatabase(statement: Statement, maxBytes: number): Statement {
+export function withinBudget(statement: Statement, maxBytes: number): Statement {
   const budget = `$${statement.values.length + 1}::bigint`;
   return {
-    sql:
-      `SELECT CASE WHEN octet_length(joined) > ${budget} THEN NULL ELSE joined END, coalesce(octet_length(joined), 0), entries ` +
-      `FROM (SELECT string_agg(entry::text, ',') AS joined, count(*) AS entries FROM (${statement.sql}) AS listed(entry)) AS counted`,
+    sql: `SELECT CASE WHEN octet_length(body) > ${budget} THEN NULL ELSE body END, octet_length(body), entries::integer FROM (${statement.sql}) AS built`,
     values: [...statement.values, Number.isFinite(maxBytes) ? maxBytes : Number.MAX_SAFE_INTEGER],
   };
 }

@@ -1,7 +1,7 @@
 /**
  * SQLite statements: in worker threads (sqlite-pool.ts) when the database is a file, each stopped
  * at its request's deadline; on the event loop, through knex's connection, for in-memory
- * databases or when asked. Entries come back as bytes, joined with commas in the worker.
+ * databases or when asked. The body comes back as the bytes the database built.
  */
 import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
@@ -12,7 +12,7 @@ import { sqliteDialect } from './dialect/sqlite.js';
 import { countStatement, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
 import { SqlitePool, type PooledResult } from './sqlite-pool.js';
 import { StatementCosts } from './statement-costs.js';
-import { SqliteStatements, type JoinedRows, type SqliteReadConnection } from './sqlite-statements.js';
+import { SqliteStatements, type SqliteReadConnection } from './sqlite-statements.js';
 
 /** The file a SQLite knex instance opens; null for in-memory databases, which workers cannot share. */
 function sqliteFile(knex: Knex): string | null {
@@ -29,15 +29,13 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   const pool = new SqlitePool(file, workers);
   const admission = queueFor(pool.size, pool.size - 1, options);
   const costs = new StatementCosts();
-  /** One job for one worker, running `statements` (heavy when one of them is), each counted with its own time. */
-  const run = async <T>(statements: readonly Statement[], stats: ExecutionStats, deadline: number, work: () => Promise<{ value: T; milliseconds: readonly number[] }>): Promise<T> => {
-    const release = await admission.acquire(deadline, statements.some((statement) => costs.isHeavy(statement.sql)));
+  /** One statement for one worker (heavy or light by its shape's recent runs), counted with its time. */
+  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: () => Promise<PooledResult<T>>): Promise<T> => {
+    const release = await admission.acquire(deadline, costs.isHeavy(statement.sql));
     try {
       const { value, milliseconds } = await work();
-      statements.forEach((statement, index) => {
-        countStatement(stats, admission, milliseconds[index]!);
-        costs.record(statement.sql, milliseconds[index]!);
-      });
+      countStatement(stats, admission, milliseconds);
+      costs.record(statement.sql, milliseconds);
       return value;
     } catch (error) {
       throw unavailableOnBusy(error);
@@ -47,22 +45,11 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   };
   return {
     dialect: sqliteDialect,
-    column: (statement, stats, deadline) => run([statement], stats, deadline, () => alone(pool.column(statement.sql, statement.values, deadline))),
-    joined: (statement, stats, deadline, maxBytes = Infinity) => run([statement], stats, deadline, () => alone(pool.joined(statement.sql, statement.values, deadline, maxBytes))),
-    list: (entries, count, stats, deadline, maxBytes = Infinity) =>
-      run([entries, count], stats, deadline, async () => {
-        const ran = await pool.list(entries, count, deadline, maxBytes);
-        return { value: [ran.entries.value, ran.count.value] as [JoinedRows, unknown[]], milliseconds: [ran.entries.milliseconds, ran.count.milliseconds] };
-      }),
+    column: (statement, stats, deadline) => run(statement, stats, deadline, () => pool.column(statement.sql, statement.values, deadline)),
+    body: (statement, stats, deadline, maxBytes = Infinity) => run(statement, stats, deadline, () => pool.body(statement.sql, statement.values, deadline, maxBytes)),
     ready: () => pool.ready,
     close: () => pool.close(),
   };
-}
-
-/** A job that ran one statement, as `run` counts them. */
-async function alone<T>(result: Promise<PooledResult<T>>): Promise<{ value: T; milliseconds: readonly number[] }> {
-  const { value, milliseconds } = await result;
-  return { value, milliseconds: [milliseconds] };
 }
 
 /** On the event loop, through knex's connection: for in-memory databases, or when asked. No deadline can stop a statement here. */
@@ -93,7 +80,7 @@ function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executo
   return {
     dialect: sqliteDialect,
     column: (statement, stats, deadline) => run(stats, deadline, (statements) => statements.column(statement.sql, statement.values)),
-    joined: (statement, stats, deadline, maxBytes = Infinity) => run(stats, deadline, (statements) => statements.joined(statement.sql, statement.values, maxBytes)),
+    body: (statement, stats, deadline, maxBytes = Infinity) => run(stats, deadline, (statements) => statements.body(statement.sql, statement.values, maxBytes)),
     ready: async () => undefined,
     close: async () => undefined,
   };

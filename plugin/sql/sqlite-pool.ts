@@ -11,8 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceUnavailableError } from '../errors.js';
 import { CANCELLED } from '../storage/sql-functions.js';
-import type { Statement } from './compile.js';
-import type { JoinedRows } from './sqlite-statements.js';
+import type { BuiltBody } from './sqlite-statements.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './sqlite-worker.js';
 
 export interface PooledResult<T> {
@@ -77,23 +76,10 @@ export class SqlitePool {
     return { value: response.column ?? [], milliseconds: response.milliseconds };
   }
 
-  async joined(sql: string, values: readonly unknown[], deadline: number, maxBytes: number): Promise<PooledResult<JoinedRows>> {
-    const response = await this.run({ id: this.nextId++, mode: 'joined', sql, values, deadline, maxBytes }, deadline);
-    return { value: joinedOf(response), milliseconds: response.milliseconds };
-  }
-
-  /** A list's entries joined and its count, run one after the other in one worker: one hop instead of two. */
-  async list(
-    entries: Statement,
-    count: Statement,
-    deadline: number,
-    maxBytes: number,
-  ): Promise<{ entries: PooledResult<JoinedRows>; count: PooledResult<unknown[]> }> {
-    const response = await this.run({ id: this.nextId++, mode: 'list', sql: entries.sql, values: entries.values, count, deadline, maxBytes }, deadline);
-    return {
-      entries: { value: joinedOf(response), milliseconds: response.milliseconds },
-      count: { value: response.column ?? [], milliseconds: response.countMilliseconds ?? 0 },
-    };
+  /** A body statement's body (compile-body.ts); above `maxBytes`, only its size. */
+  async body(sql: string, values: readonly unknown[], deadline: number, maxBytes: number): Promise<PooledResult<BuiltBody>> {
+    const response = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline);
+    return { value: bodyOf(response), milliseconds: response.milliseconds };
   }
 
   /** Refuses what waits, cancels what runs, and stops each thread once it is idle. */
@@ -210,8 +196,8 @@ export class SqlitePool {
   }
 }
 
-/** The joined entries of a worker's answer. */
-function joinedOf(response: WorkerResponse & { ok: true }): JoinedRows {
+/** The body of a worker's answer. */
+function bodyOf(response: WorkerResponse & { ok: true }): BuiltBody {
   // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
   const bytes = Buffer.from(response.bytes!.buffer, response.bytes!.byteOffset, response.bytes!.byteLength);
   return { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length };

@@ -1,59 +1,65 @@
 /**
  * Runs read statements on one better-sqlite3 connection with its prepared statements cached per
- * SQL text: the same code serves the read workers and in-process execution. Entries come back as
- * one buffer, the rows' bytes joined with commas: the database's UTF-8 goes to the socket without
- * being decoded into JavaScript strings and encoded again.
+ * SQL text: the same code serves the read workers and in-process execution. A body statement
+ * (compile-body.ts) hands its one value over as a BLOB, which better-sqlite3 turns into a Buffer
+ * without decoding UTF-8: the database's bytes go to the socket as they are.
  */
 import { sqliteDialect } from './dialect/sqlite.js';
 
-export interface SqliteReadConnection {
-  prepare(sql: string): { pluck(toggle?: boolean): { all(bindings: unknown): unknown[] } };
+interface Prepared {
+  all(bindings: unknown): unknown[];
 }
 
-type Prepared = { all(bindings: unknown): unknown[] };
+export interface SqliteReadConnection {
+  prepare(sql: string): { pluck(toggle?: boolean): Prepared; raw(toggle?: boolean): Prepared };
+}
 
 const MAX_CACHED_STATEMENTS = 500;
-const COMMA = Buffer.from(',');
 
-export interface JoinedRows {
-  /** Every row's first column, joined with commas, in a buffer of its own (transferable); empty when `size` is above the budget. */
+export interface BuiltBody {
+  /** The response body, in a buffer of its own (transferable); empty when `size` is above the budget. */
   readonly bytes: Buffer;
+  /** Entries in the body. */
   readonly rows: number;
-  /** The joined length in bytes, also when it was above the budget and nothing was joined. */
+  /** The body's length in bytes, also when it was above the budget and is not handed over. */
   readonly size: number;
 }
 
 export class SqliteStatements {
-  private readonly cache = new Map<string, Prepared>();
+  /** Per mode: pluck and raw are modes of a prepared statement. */
+  private readonly columns = new Map<string, Prepared>();
+  private readonly rows = new Map<string, Prepared>();
 
   constructor(private readonly connection: SqliteReadConnection) {}
 
   /** The first column of every row. */
   column(sql: string, values: readonly unknown[]): unknown[] {
-    return this.prepared(sql).all(sqliteDialect.bindings(values));
+    return this.prepared(this.columns, sql, (statement) => statement.pluck(true)).all(sqliteDialect.bindings(values));
   }
 
-  /** The first column of every row, as bytes joined with commas; nothing is joined above `maxBytes`. */
-  joined(sql: string, values: readonly unknown[], maxBytes: number): JoinedRows {
-    const rows = this.column(sql, values).map((value) => (Buffer.isBuffer(value) ? value : Buffer.from(String(value))));
-    const parts: Buffer[] = [];
-    rows.forEach((row, index) => parts.push(...(index ? [COMMA, row] : [row])));
-    const length = parts.reduce((sum, part) => sum + part.length, 0);
-    if (length > maxBytes) return { bytes: Buffer.alloc(0), rows: rows.length, size: length };
-    // A buffer of its own (not a slice of Node's pool), so that a worker can transfer it.
-    const bytes = Buffer.from(new ArrayBuffer(length));
-    let offset = 0;
-    for (const part of parts) offset += part.copy(bytes, offset);
-    return { bytes, rows: rows.length, size: length };
+  /** The body a body statement built; above `maxBytes`, only its size. */
+  body(sql: string, values: readonly unknown[], maxBytes: number): BuiltBody {
+    const [row] = this.prepared(this.rows, sql, (statement) => statement.raw(true)).all(sqliteDialect.bindings(values)) as [Buffer, number][];
+    const [body, rows] = row!;
+    if (body.length > maxBytes) return { bytes: Buffer.alloc(0), rows, size: body.length };
+    return { bytes: ownBuffer(body), rows, size: body.length };
   }
 
-  private prepared(sql: string): Prepared {
-    let prepared = this.cache.get(sql);
+  private prepared(cache: Map<string, Prepared>, sql: string, mode: (statement: ReturnType<SqliteReadConnection['prepare']>) => Prepared): Prepared {
+    let prepared = cache.get(sql);
     if (!prepared) {
-      prepared = this.connection.prepare(sql).pluck(true);
-      if (this.cache.size >= MAX_CACHED_STATEMENTS) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(sql, prepared);
+      prepared = mode(this.connection.prepare(sql));
+      if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, prepared);
     }
     return prepared;
   }
+}
+
+/** The buffer itself when it owns its memory (a worker can then transfer it without a copy), else a copy that does. */
+function ownBuffer(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && !(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
+  const copy = Buffer.from(new ArrayBuffer(bytes.length));
+  bytes.copy(copy);
+  return copy;
 }

@@ -19,15 +19,13 @@ export interface WorkerSetup {
 
 export interface WorkerRequest {
   readonly id: number;
-  /** `list`: the entries joined, then the count statement's column, in one job (one hop instead of two). */
-  readonly mode: 'column' | 'joined' | 'list';
+  /** `body`: a body statement's one row (compile-body.ts). */
+  readonly mode: 'column' | 'body';
   readonly sql: string;
   readonly values: readonly unknown[];
-  /** `list`: the count statement. */
-  readonly count?: { readonly sql: string; readonly values: readonly unknown[] };
   /** When the request must be answered by (epoch ms). */
   readonly deadline: number;
-  /** `joined`: the largest result worth joining, in bytes. */
+  /** `body`: the largest body worth handing over, in bytes. */
   readonly maxBytes: number;
 }
 
@@ -40,8 +38,6 @@ export type WorkerResponse =
       readonly rows?: number;
       readonly size?: number;
       readonly milliseconds: number;
-      /** `list`: the time of the count statement alone (`milliseconds` is the entries'). */
-      readonly countMilliseconds?: number;
     }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
@@ -85,12 +81,8 @@ parentPort!.on('message', (request: WorkerRequest) => {
       const column = whenUnlocked(request, () => statements.column(request.sql, request.values));
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
-      const { bytes, rows, size } = whenUnlocked(request, () => statements.joined(request.sql, request.values, request.maxBytes));
-      const milliseconds = performance.now() - started;
-      const { count } = request;
-      const column = count ? whenUnlocked(request, () => statements.column(count.sql, count.values)) : undefined;
-      const countMilliseconds = count ? performance.now() - started - milliseconds : undefined;
-      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, column, milliseconds, countMilliseconds };
+      const { bytes, rows, size } = whenUnlocked(request, () => statements.body(request.sql, request.values, request.maxBytes));
+      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, milliseconds: performance.now() - started };
       parentPort!.postMessage(response, [bytes.buffer as ArrayBuffer]);
     }
   } catch (error) {

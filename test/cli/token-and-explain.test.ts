@@ -74,12 +74,13 @@ describe('content-api token create', function () {
 });
 
 describe('content-api explain', () => {
-  it('prints the one statement and the count of a request, per dialect', async () => {
+  it('prints the one statement of a request, then its entries and count, per dialect', async () => {
     const query = '/api/articles?populate[category][fields][0]=name&filters[title][$contains]=Tips';
     const sqlite = await cli(['explain', '--root', repoRoot, query]);
     expect(sqlite.code).to.equal(0);
-    expect(sqlite.stdout).to.include('-- entries\nSELECT CAST(json_object(');
-    expect(sqlite.stdout).to.include('-- count\nSELECT count(*)');
+    expect(sqlite.stdout).to.match(/^-- statement\nSELECT CAST\(CAST\(@p\d+ AS TEXT\) \|\| coalesce\(group_concat\(listed."entry", ','\), ''\)/);
+    expect(sqlite.stdout).to.include('-- entries (inside the statement)\nSELECT CAST(json_object(');
+    expect(sqlite.stdout).to.include('-- count (inside the statement)\nSELECT count(*)');
     expect(sqlite.stdout).to.include('["en","Tips",25,0]');
     const postgres = await cli(['explain', '--root', repoRoot, '--dialect', 'postgres', query]);
     expect(postgres.stdout).to.include('row_to_json');

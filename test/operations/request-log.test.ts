@@ -43,7 +43,7 @@ for (const kind of testDatabaseKinds()) {
       const records = log.records();
       expect(records).to.have.length(1);
       const [record] = records;
-      expect(record).to.include({ msg: 'request', method: 'GET', path: '/api/articles', status: 200, statements: 2, level: 30 });
+      expect(record).to.include({ msg: 'request', method: 'GET', path: '/api/articles', status: 200, statements: 1, level: 30 });
       expect(record!.query).to.deep.equal(['fields[0]', 'pagination[pageSize]']);
       expect(record!.reqId).to.match(UUID);
       expect(response.headers['x-request-id']).to.equal(record!.reqId);

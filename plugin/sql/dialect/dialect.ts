@@ -20,6 +20,10 @@ export interface Dialect {
   arrayAggregate(element: string, order: readonly string[], nullWhenEmpty: boolean): string;
   /** The JSON value of a column of the given type (datetimes formatted, bigintegers as strings…). */
   value(type: ScalarType, column: string): string;
+  /** An aggregate joining the text of `expression` over the rows, in their order, with commas; NULL when none. */
+  joinText(expression: string): string;
+  /** The response body's text as the statement hands it over: a BLOB on SQLite (bytes, not a decoded string); PostgreSQL's executor asks for it in binary. */
+  bodyBytes(expression: string): string;
   /** The final statement's JSON as text (PostgreSQL would otherwise hand back parsed objects). */
   jsonText(expression: string): string;
   /** A column term that the planner must not answer from an index (the page scan reads in id order). */

@@ -37,6 +37,8 @@ export const postgresDialect: Dialect = {
         return column;
     }
   },
+  joinText: (expression) => `string_agg(${expression}, ',')`,
+  bodyBytes: (expression) => expression,
   jsonText: (expression) => `(${expression})::text`,
   // PostgreSQL plans from statistics and needs no hint.
   checkpoint: null,

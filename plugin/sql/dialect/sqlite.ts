@@ -44,6 +44,8 @@ export const sqliteDialect: Dialect = {
     }
   },
   // Bytes, not text: better-sqlite3 hands a BLOB over as a Buffer, with no UTF-8 decoding.
+  joinText: (expression) => `group_concat(${expression}, ',')`,
+  bodyBytes: (expression) => `CAST(${expression} AS BLOB)`,
   jsonText: (expression) => `CAST(${expression} AS BLOB)`,
   // A unary + keeps SQLite's planner from using an index for the term.
   unindexed: (column) => `+${column}`,
