@@ -41,6 +41,8 @@ export interface ReadRequest {
 export interface ReadResult {
   /** The JSON response body, as bytes. */
   readonly body: Buffer;
+  /** The body's weak ETag, when the executor computed it (format/etag.ts). */
+  readonly etag?: string;
   readonly stats: ExecutionStats;
 }
 
@@ -113,5 +115,5 @@ async function execute(engine: ReadEngine, { root, compiled }: Plan, request: Re
   const body = await engine.executor.body(withId(compiled.body, request.id), stats, request.deadline, engine.maxResponseBytes);
   checkResponseSize(root, body.size, engine.maxResponseBytes);
   if (!body.rows && (root.action === 'findOne' || root.model.kind === 'singleType')) throw new NotFoundError();
-  return { body: body.bytes, stats };
+  return { body: body.bytes, ...(body.etag ? { etag: body.etag } : {}), stats };
 }

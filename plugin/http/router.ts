@@ -78,5 +78,6 @@ async function handle(
     ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
   }
   ctx.type = 'application/json';
+  if (result.etag) ctx.etag = result.etag;
   ctx.body = result.body;
 }

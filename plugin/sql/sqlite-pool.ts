@@ -23,11 +23,15 @@ export interface PooledResult<T> {
 interface Job {
   readonly request: WorkerRequest;
   readonly deadline: number;
+  /** A heavy statement (statement-costs.ts): it runs only on the lowered-priority workers. */
+  readonly heavy: boolean;
   resolve(response: WorkerResponse & { ok: true }): void;
   reject(error: Error): void;
 }
 
 interface Slot {
+  /** The last worker of a pool of several runs light statements only, at the normal priority; the others run any, at a lower one. */
+  readonly lightOnly: boolean;
   /** Started when a job needs it, so a worker that cannot open the database is not restarted in a loop. */
   worker: Worker | null;
   /** Whether the worker has opened the database. */
@@ -45,11 +49,22 @@ interface Slot {
 
 const WORKER_URL = new URL('./sqlite-worker.js', import.meta.url);
 
+/**
+ * The scheduling priority (nice value) of the workers that may run heavy statements: below the
+ * event loop's and the light-only worker's, so that when the cores are busy with heavy statements
+ * the kernel still runs, first, the thread that answers every request and the light statements.
+ * Nothing is slower when the cores are free; the heavy statements only yield. (Linux keeps a nice
+ * value per thread.)
+ */
+const HEAVY_WORKER_NICE = 10;
+
 export class SqlitePool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Whether one worker is kept for light statements (pools of two or more). */
+  private readonly hasLightOnly: boolean;
   /** Settles when every first worker has opened the database, or one of them could not. */
   readonly ready: Promise<void>;
 
@@ -57,8 +72,10 @@ export class SqlitePool {
     private readonly filename: string,
     size: number,
   ) {
+    this.hasLightOnly = size > 1;
     for (let index = 0; index < size; index += 1) {
-      const slot: Slot = { worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), runningId: null, job: null, timer: null, idle: null };
+      const lightOnly = this.hasLightOnly && index === size - 1;
+      const slot: Slot = { lightOnly, worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), runningId: null, job: null, timer: null, idle: null };
       this.slots.push(this.start(slot));
     }
     this.ready = Promise.all(this.slots.map((slot) => readiness(slot.worker!))).then(() => undefined);
@@ -71,14 +88,14 @@ export class SqlitePool {
     return this.slots.length;
   }
 
-  async column(sql: string, values: readonly unknown[], deadline: number): Promise<PooledResult<unknown[]>> {
-    const response = await this.run({ id: this.nextId++, mode: 'column', sql, values, deadline, maxBytes: Infinity }, deadline);
+  async column(sql: string, values: readonly unknown[], deadline: number, heavy = false): Promise<PooledResult<unknown[]>> {
+    const response = await this.run({ id: this.nextId++, mode: 'column', sql, values, deadline, maxBytes: Infinity }, deadline, heavy);
     return { value: response.column ?? [], milliseconds: response.milliseconds };
   }
 
   /** A body statement's body (compile-body.ts); above `maxBytes`, only its size. */
-  async body(sql: string, values: readonly unknown[], deadline: number, maxBytes: number): Promise<PooledResult<BuiltBody>> {
-    const response = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline);
+  async body(sql: string, values: readonly unknown[], deadline: number, maxBytes: number, heavy = false): Promise<PooledResult<BuiltBody>> {
+    const response = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline, heavy);
     return { value: bodyOf(response), milliseconds: response.milliseconds };
   }
 
@@ -99,10 +116,10 @@ export class SqlitePool {
     );
   }
 
-  private run(request: WorkerRequest, deadline: number): Promise<WorkerResponse & { ok: true }> {
+  private run(request: WorkerRequest, deadline: number, heavy: boolean): Promise<WorkerResponse & { ok: true }> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError());
     return new Promise((resolve, reject) => {
-      const job: Job = { request, deadline, resolve, reject };
+      const job: Job = { request, deadline, heavy, resolve, reject };
       this.waiting.push(job);
       this.dispatch();
       // Workers still finishing cancelled statements may keep a job waiting: it is refused at its deadline.
@@ -117,16 +134,19 @@ export class SqlitePool {
     });
   }
 
-  /** Starts waiting jobs on idle workers; a job whose deadline passed while it waited is refused. */
+  /** Starts waiting jobs on idle workers that may take them, in order; a job whose deadline passed while it waited is refused. */
   private dispatch(): void {
     if (this.closed) return;
-    // Warm workers first: a worker started after a failure takes a moment to open the database.
-    const idle = this.slots.filter((slot) => slot.runningId === null).sort((a, b) => Number(b.ready) - Number(a.ready));
-    for (const slot of idle) {
-      const job = this.waiting.shift();
-      if (!job) return;
+    for (let index = 0; index < this.waiting.length; ) {
+      const job = this.waiting[index]!;
       const remaining = job.deadline - Date.now();
-      if (remaining <= 0) {
+      const slot = remaining > 0 ? this.idleSlotFor(job) : null;
+      if (remaining > 0 && !slot) {
+        index += 1;
+        continue;
+      }
+      this.waiting.splice(index, 1);
+      if (!slot) {
         job.reject(timedOut());
         continue;
       }
@@ -138,8 +158,22 @@ export class SqlitePool {
     }
   }
 
+  /**
+   * An idle worker for `job`: a heavy job never takes the light-only worker, a light one prefers
+   * it; warm workers first (a worker started after a failure takes a moment to open the database).
+   */
+  private idleSlotFor(job: Job): Slot | null {
+    const rank = (slot: Slot) => (slot.ready ? 2 : 0) + (slot.lightOnly ? 1 : 0);
+    let best: Slot | null = null;
+    for (const slot of this.slots) {
+      if (slot.runningId !== null || (job.heavy && slot.lightOnly)) continue;
+      if (!best || rank(slot) > rank(best)) best = slot;
+    }
+    return best;
+  }
+
   private start(slot: Slot): Slot {
-    const setup: WorkerSetup = { filename: this.filename, cancel: slot.cancel.buffer as SharedArrayBuffer };
+    const setup: WorkerSetup = { filename: this.filename, cancel: slot.cancel.buffer as SharedArrayBuffer, nice: slot.lightOnly || !this.hasLightOnly ? 0 : HEAVY_WORKER_NICE };
     const worker = new Worker(WORKER_URL, { workerData: setup });
     worker.on('message', (response: WorkerResponse | 'ready') => (response === 'ready' ? (slot.ready = true) : this.settle(slot, response)));
     worker.on('error', (error) => this.lose(slot, worker, error));
@@ -200,7 +234,7 @@ export class SqlitePool {
 function bodyOf(response: WorkerResponse & { ok: true }): BuiltBody {
   // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
   const bytes = Buffer.from(response.bytes!.buffer, response.bytes!.byteOffset, response.bytes!.byteLength);
-  return { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length };
+  return { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length, ...(response.etag ? { etag: response.etag } : {}) };
 }
 
 /** Resolves on the worker's 'ready' message; rejects if it fails or exits first. */

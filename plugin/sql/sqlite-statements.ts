@@ -4,6 +4,7 @@
  * (compile-body.ts) hands its one value over as a BLOB, which better-sqlite3 turns into a Buffer
  * without decoding UTF-8: the database's bytes go to the socket as they are.
  */
+import { weakEtag } from '../format/etag.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 
 interface Prepared {
@@ -23,6 +24,8 @@ export interface BuiltBody {
   readonly rows: number;
   /** The body's length in bytes, also when it was above the budget and is not handed over. */
   readonly size: number;
+  /** The body's weak ETag, when the executor computed it beside the statement (a SQLite read worker). */
+  readonly etag?: string;
 }
 
 export class SqliteStatements {
@@ -37,12 +40,12 @@ export class SqliteStatements {
     return this.prepared(this.columns, sql, (statement) => statement.pluck(true)).all(sqliteDialect.bindings(values));
   }
 
-  /** The body a body statement built; above `maxBytes`, only its size. */
+  /** The body a body statement built, with its ETag; above `maxBytes`, only its size. */
   body(sql: string, values: readonly unknown[], maxBytes: number): BuiltBody {
     const [row] = this.prepared(this.rows, sql, (statement) => statement.raw(true)).all(sqliteDialect.bindings(values)) as [Buffer, number][];
     const [body, rows] = row!;
     if (body.length > maxBytes) return { bytes: Buffer.alloc(0), rows, size: body.length };
-    return { bytes: ownBuffer(body), rows, size: body.length };
+    return { bytes: ownBuffer(body), rows, size: body.length, etag: weakEtag(body) };
   }
 
   private prepared(cache: Map<string, Prepared>, sql: string, mode: (statement: ReturnType<SqliteReadConnection['prepare']>) => Prepared): Prepared {

@@ -6,6 +6,7 @@
  * statement. The thread itself is never stopped while it runs SQLite: a thread stopped there
  * aborts the whole process when SQLite returns an error.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CANCELLED, registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
@@ -15,6 +16,8 @@ export interface WorkerSetup {
   readonly filename: string;
   /** One Int32: nonzero while the running statement is cancelled (set by the pool, cleared before the next). */
   readonly cancel: SharedArrayBuffer;
+  /** This thread's scheduling priority (sqlite-pool.ts). */
+  readonly nice: number;
 }
 
 export interface WorkerRequest {
@@ -37,11 +40,20 @@ export type WorkerResponse =
       readonly bytes?: Buffer;
       readonly rows?: number;
       readonly size?: number;
+      readonly etag?: string;
       readonly milliseconds: number;
     }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
 const setup = workerData as WorkerSetup;
+if (setup.nice) {
+  try {
+    // 0: this thread (Linux keeps a nice value per thread).
+    setPriority(0, setup.nice);
+  } catch {
+    // Where priorities cannot be changed, all threads share the cores equally, as before.
+  }
+}
 const cancel = new Int32Array(setup.cancel);
 const cancelled = () => Atomics.load(cancel, 0) !== 0;
 // No busy timeout in SQLite itself: waits for another connection's write lock happen here, in
@@ -81,8 +93,8 @@ parentPort!.on('message', (request: WorkerRequest) => {
       const column = whenUnlocked(request, () => statements.column(request.sql, request.values));
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
-      const { bytes, rows, size } = whenUnlocked(request, () => statements.body(request.sql, request.values, request.maxBytes));
-      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, milliseconds: performance.now() - started };
+      const { bytes, rows, size, etag } = whenUnlocked(request, () => statements.body(request.sql, request.values, request.maxBytes));
+      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, etag, milliseconds: performance.now() - started };
       parentPort!.postMessage(response, [bytes.buffer as ArrayBuffer]);
     }
   } catch (error) {

@@ -1,0 +1,87 @@
+/**
+ * SQLite read workers keep a lane for light statements: the last worker of a pool never runs a
+ * heavy statement and keeps the normal scheduling priority, while the workers that may run heavy
+ * ones run at a lower priority, so that the event loop and light statements go first when heavy
+ * statements fill the cores.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqlitePool } from '../../plugin/sql/sqlite-pool.js';
+
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('SQLite read workers: a lane for light statements', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let file: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sqlite-lanes-'));
+    file = join(dir, 'data.db');
+    const database = new Database(file);
+    database.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'one')");
+    database.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const deadline = () => Date.now() + 20_000;
+  /** About a second of work, whatever the machine: long enough to overlap the others. */
+  const slow = { sql: 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) FROM n', values: [] };
+  const quick = { sql: 'SELECT name FROM t WHERE id = @p1', values: [1] };
+
+  it('runs the workers that may take heavy statements at a lower priority than the rest of the process', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const before = threadNiceValues();
+    const pool = new SqlitePool(file, 3);
+    try {
+      await pool.ready;
+      const lowered = threadNiceValues().filter((nice) => nice > 0).length - before.filter((nice) => nice > 0).length;
+      expect(lowered).to.equal(2);
+      expect(threadNiceValues()[0]).to.equal(0); // the main thread
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps the light worker for light statements: a second heavy statement waits, a light one does not', async () => {
+    const pool = new SqlitePool(file, 2);
+    try {
+      await pool.ready;
+      const started = performance.now();
+      const finished: string[] = [];
+      const at = (name: string) => () => {
+        finished.push(name);
+        return performance.now() - started;
+      };
+      const first = pool.column(slow.sql, slow.values, deadline(), true).then(at('heavy 1'));
+      const second = pool.column(slow.sql, slow.values, deadline(), true).then(at('heavy 2'));
+      const light = pool.column(quick.sql, quick.values, deadline(), false).then(at('light'));
+      const [firstDone, secondDone, lightDone] = await Promise.all([first, second, light]);
+      expect(finished).to.deep.equal(['light', 'heavy 1', 'heavy 2']);
+      expect(lightDone).to.be.below(firstDone / 2);
+      // One after the other on the one worker that takes heavy statements, not side by side.
+      expect(secondDone).to.be.at.least(firstDone * 1.6);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('lets a pool of one worker run everything', async () => {
+    const pool = new SqlitePool(file, 1);
+    try {
+      const [heavy, light] = await Promise.all([pool.column(quick.sql, quick.values, deadline(), true), pool.column(quick.sql, quick.values, deadline(), false)]);
+      expect(heavy.value).to.deep.equal(['one']);
+      expect(light.value).to.deep.equal(['one']);
+    } finally {
+      await pool.close();
+    }
+  });
+});
