@@ -6,7 +6,9 @@
  *   2. light beside hostile: the same, while 2 connections send nothing but the heaviest queries
  *      a stranger can type (a 49 MB populate refused by the response budget, a 3 MB one answered),
  *      which measures what a single hostile client costs the others;
- *   3. mixed: 50 connections of random queries of the query language for `--seconds` (default 20).
+ *   3. heavy beside light, as the speed target states it: `/api/articles/1` on one connection,
+ *      alone, then beside 10 connections of `categories?populate[articles][populate]=*` (p99 ratio);
+ *   4. mixed: 50 connections of random queries of the query language for `--seconds` (default 20).
  *
  * Prints the figures, and exits nonzero when any answer is a 5xx other than a 503 in the
  * envelope, when a connection fails, or when an error is not in the envelope.
@@ -25,6 +27,8 @@ const HOSTILE = [
   '/api/categories?pagination[pageSize]=100&populate[articles][populate][categories][populate][articles]=true',
   '/api/categories?populate[articles][populate]=*',
 ];
+/** The heavy query of the speed target: 2.8 MB, about 30 ms of statement. */
+const HEAVY = '/api/categories?populate[articles][populate]=*';
 
 interface Answer {
   readonly status: number;
@@ -126,12 +130,23 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   const ratio = percentile(beside.answers, 0.99) / percentile(alone.answers, 0.99);
   process.stdout.write(`  light p99 beside hostile ÷ alone: ${ratio.toFixed(2)}×\n`);
 
+  const lightAlone = tally();
+  await load(engine.baseUrl, 1, phase, () => LIGHT, lightAlone);
+  process.stdout.write(`${figures('light alone (1 conn)', lightAlone.answers, phase)}\n`);
+  const lightBeside = tally();
+  const heavy = tally();
+  await Promise.all([load(engine.baseUrl, 1, phase, () => LIGHT, lightBeside), load(engine.baseUrl, 10, phase, () => HEAVY, heavy)]);
+  process.stdout.write(`${figures('light (1 conn) beside 10 heavy', lightBeside.answers, phase)}\n`);
+  process.stdout.write(`${figures('  the heavy conns', heavy.answers, phase)}\n`);
+  const heavyRatio = percentile(lightBeside.answers, 0.99) / percentile(lightAlone.answers, 0.99);
+  process.stdout.write(`  light p99 beside heavy ÷ alone: ${heavyRatio.toFixed(2)}×\n`);
+
   const mixed = tally();
   const next = queryGrammar(await loadSchema(repoRoot), 20261124);
   await load(engine.baseUrl, 50, seconds, next, mixed);
   process.stdout.write(`${figures(`mixed, 50 conns, ${seconds} s`, mixed.answers, seconds)}\n`);
 
-  for (const part of [alone, beside, hostile, mixed]) failures.push(...part.failures);
+  for (const part of [alone, beside, hostile, lightAlone, lightBeside, heavy, mixed]) failures.push(...part.failures);
   return failures.map((failure) => `${engine.name}: ${failure}`);
 }
 
