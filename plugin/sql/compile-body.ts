@@ -20,7 +20,7 @@ import { CompileContext } from './context.js';
  */
 export function compileBody(context: CompileContext, root: RootQuery, entries: string, countFrom: string | null): Statement {
   const { dialect } = context;
-  const text = (value: string) => `CAST(${context.parameter(value)} AS TEXT)`;
+  const text = (value: string) => textParameter(context, value);
   const single = root.action === 'findOne' || root.model.kind === 'singleType';
   const head = text(single ? '{"data":' : '{"data":[');
   const tail = single ? text(',"meta":{}}') : paginationTail(context, root, countFrom);
@@ -34,7 +34,7 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
  * once (both engines compute an identical aggregate once), and pageCount is its ceiling division.
  */
 function paginationTail(context: CompileContext, root: RootQuery, countFrom: string | null): string {
-  const text = (value: string) => `CAST(${context.parameter(value)} AS TEXT)`;
+  const text = (value: string) => textParameter(context, value);
   const { pagination } = root;
   const opening = pagination.mode === 'page' ? `],"meta":{"pagination":{"page":${pagination.page},"pageSize":${pagination.pageSize}` : `],"meta":{"pagination":{"start":${pagination.start},"limit":${pagination.limit}`;
   if (!countFrom) return text(`${opening}}}}`);
@@ -47,4 +47,9 @@ function paginationTail(context: CompileContext, root: RootQuery, countFrom: str
     counted = `${text(`${opening},"total":`)} || ${total} || '}}}'`;
   }
   return `(SELECT ${counted} ${countFrom})`;
+}
+
+/** Typed, so that PostgreSQL need not infer a type for a parameter that `||` takes. */
+function textParameter(context: CompileContext, value: string): string {
+  return `CAST(${context.parameter(value)} AS TEXT)`;
 }

@@ -16,6 +16,8 @@ export interface SqliteReadConnection {
 }
 
 const MAX_CACHED_STATEMENTS = 500;
+/** SQLite's default SQLITE_MAX_LENGTH, which better-sqlite3 keeps. */
+const SQLITE_MAX_LENGTH = 1_000_000_000;
 
 export interface BuiltBody {
   /** The response body, in a buffer of its own (transferable); empty when `size` is above the budget. */
@@ -42,7 +44,14 @@ export class SqliteStatements {
 
   /** The body a body statement built, with its ETag; above `maxBytes`, only its size. */
   body(sql: string, values: readonly unknown[], maxBytes: number): BuiltBody {
-    const [row] = this.prepared(this.rows, sql, (statement) => statement.raw(true)).all(sqliteDialect.bindings(values)) as [Buffer, number][];
+    let row: [Buffer, number] | undefined;
+    try {
+      [row] = this.prepared(this.rows, sql, (statement) => statement.raw(true)).all(sqliteDialect.bindings(values)) as [Buffer, number][];
+    } catch (error) {
+      // Above SQLite's longest value (1 GB): far above any budget, refused as such.
+      if ((error as { code?: unknown }).code === 'SQLITE_TOOBIG') return { bytes: Buffer.alloc(0), rows: 0, size: SQLITE_MAX_LENGTH + 1 };
+      throw error;
+    }
     const [body, rows] = row!;
     if (body.length > maxBytes) return { bytes: Buffer.alloc(0), rows, size: body.length };
     return { bytes: ownBuffer(body), rows, size: body.length, etag: weakEtag(body) };
