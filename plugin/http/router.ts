@@ -11,6 +11,7 @@ import type { Model } from '../schema/registry.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import type { CacheControlPolicy } from './cache-control.js';
 import { conditionalGet } from './conditional-get.js';
+import { pacedBody } from './paced-body.js';
 import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
 import { addExplorerRoutes } from './explorer-routes.js';
@@ -42,6 +43,8 @@ export interface RouterOptions {
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
   router.use(renderErrors);
+  // Outside conditionalGet: a body is paced once its ETag is set and its 304 decided.
+  router.use(pacedBody);
   router.use(conditionalGet);
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);

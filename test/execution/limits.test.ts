@@ -6,6 +6,8 @@
  * statement runs in another worker thread.
  */
 import { expect } from 'chai';
+import { weakEtag } from '../../plugin/format/etag.js';
+import { PACED_SLICE_BYTES } from '../../plugin/http/paced-body.js';
 import { serveFixture, type ServedApi } from '../support/api.js';
 import { testDatabaseKinds } from '../support/databases.js';
 
@@ -57,6 +59,24 @@ for (const kind of testDatabaseKinds()) {
         expect(response.status).to.equal(200);
         expect(Number(response.headers['content-length'])).to.equal(Buffer.byteLength(response.text));
         expect(JSON.parse(response.text).data).to.have.length(5);
+      });
+
+      it('sends a large body in slices with its length and ETag, and answers 304 to its ETag', async function () {
+        this.timeout(60_000);
+        const response = await served.request.get(HEAVY).buffer(true).parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+        const body = response.body as Buffer;
+        expect(response.status).to.equal(200);
+        expect(body.length).to.be.above(4 * PACED_SLICE_BYTES);
+        expect(response.headers['transfer-encoding']).to.equal(undefined);
+        expect(Number(response.headers['content-length'])).to.equal(body.length);
+        expect(response.headers.etag).to.equal(weakEtag(body));
+        expect(JSON.parse(body.toString('utf8')).data).to.have.length.above(0);
+        const again = await served.request.get(HEAVY).set('If-None-Match', response.headers.etag!);
+        expect(again.status).to.equal(304);
       });
     });
 
