@@ -36,6 +36,7 @@ import { postgresDialect } from '../plugin/sql/dialect/postgres.js';
 import { sqliteDialect } from '../plugin/sql/dialect/sqlite.js';
 import { prepareDatabases, repoRoot, serve, type BenchDatabase } from './engines.js';
 import { floorDriver, measureFloor } from './floor.js';
+import { measureBusyFloor } from './floor-busy.js';
 import { floorPlanner } from './floor-plan.js';
 import { measureQuery, type QueryFigures } from './measure.js';
 import { BENCH_QUERIES } from './queries.js';
@@ -51,6 +52,10 @@ interface Figures extends QueryFigures {
   floorMsPerRequest: number;
   /** cpuMsPerRequest ÷ floorCpuMsPerRequest. */
   overFloor: number | null;
+  /** SQLite: the floor with a loop on every core at once (floor-busy.ts). */
+  busyFloorCpuMsPerRequest?: number;
+  /** cpuMsPerRequest ÷ busyFloorCpuMsPerRequest. */
+  overBusyFloor?: number | null;
 }
 
 /** What `--json` writes: per engine (or `<engine> --workers N`), per query id. */
@@ -107,19 +112,22 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
   process.stdout.write(`\n${database.name} (${database.description})\n`);
   const compareHeader = earlier ? ['rps ×', 'cpu ×', 'floor ×', '÷fl ×'].map((title) => title.padStart(8)).join('') : '';
   process.stdout.write(
-    `${'query'.padEnd(6)}${'p50'.padStart(8)}${'p99'.padStart(8)}${'p50@10'.padStart(8)}${'p99@10'.padStart(8)}${'req/s'.padStart(8)}${'cpu ms'.padStart(8)}${'floor ms'.padStart(10)}${'÷floor'.padStart(8)}${'KB'.padStart(7)}${'stmts'.padStart(6)}${compareHeader}  path (latencies in ms)\n`,
+    `${'query'.padEnd(6)}${'p50'.padStart(8)}${'p99'.padStart(8)}${'p50@10'.padStart(8)}${'p99@10'.padStart(8)}${'req/s'.padStart(8)}${'cpu ms'.padStart(8)}${'floor ms'.padStart(10)}${'÷floor'.padStart(8)}${'busy fl'.padStart(8)}${'÷busy'.padStart(8)}${'KB'.padStart(7)}${'stmts'.padStart(6)}${compareHeader}  path (latencies in ms)\n`,
   );
   const figures: Record<string, Figures> = {};
   try {
     for (const query of queries) {
       const served = await measureQuery(server.baseUrl, query.path, { seconds: options.seconds, samples: options.samples, connections: 10, serverCpu: server.cpu });
-      const floor = await measureFloor(driver, statementsOf(query.path), options.floorSeconds);
+      const statements = statementsOf(query.path);
+      const floor = await measureFloor(driver, statements, options.floorSeconds);
+      const busy = database.name === 'sqlite' ? await measureBusyFloor(database.url.slice('sqlite:'.length), statements.body, options.floorSeconds) : null;
       const result: Figures = {
         ...served,
         path: query.path,
         floorCpuMsPerRequest: floor.cpuMsPerRequest,
         floorMsPerRequest: floor.msPerRequest,
         overFloor: ratio(served.cpuMsPerRequest, floor.cpuMsPerRequest),
+        ...(busy === null ? {} : { busyFloorCpuMsPerRequest: busy, overBusyFloor: ratio(served.cpuMsPerRequest, busy) }),
       };
       figures[query.id] = result;
       process.stdout.write(`${row(query.id, result, earlier !== null, earlier?.[query.id])}  ${query.path}\n`);
@@ -134,6 +142,8 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
   process.stdout.write(`geometric mean: ${mean.toFixed(0)} req/s at 10 connections (beside Strapi 4.26.2: npm run bench:strapi)\n`);
   const overFloor = all.map((result) => result.overFloor).filter((value): value is number => value !== null);
   if (overFloor.length) process.stdout.write(`÷floor geometric mean: ${geomean(overFloor).toFixed(2)}\n`);
+  const overBusy = all.map((result) => result.overBusyFloor).filter((value): value is number => typeof value === 'number');
+  if (overBusy.length) process.stdout.write(`÷busy floor geometric mean: ${geomean(overBusy).toFixed(2)} (the floor with a loop on every core at once)\n`);
   return figures;
 }
 
@@ -145,7 +155,7 @@ function row(id: string, result: Figures, comparing: boolean, before: (QueryFigu
         .map((value) => fixed(value, 2, 8))
         .join('')
     : '';
-  return `${id.padEnd(6)}${fixed(result.p50, 2, 8)}${fixed(result.p99, 2, 8)}${fixed(result.p50Loaded, 1, 8)}${fixed(result.p99Loaded, 1, 8)}${fixed(result.rps, 0, 8)}${fixed(result.cpuMsPerRequest, 2, 8)}${floor}${fixed(result.overFloor, 2, 8)}${fixed(result.bytes / 1024, 0, 7)}${String(result.statements).padStart(6)}${comparison}`;
+  return `${id.padEnd(6)}${fixed(result.p50, 2, 8)}${fixed(result.p99, 2, 8)}${fixed(result.p50Loaded, 1, 8)}${fixed(result.p99Loaded, 1, 8)}${fixed(result.rps, 0, 8)}${fixed(result.cpuMsPerRequest, 2, 8)}${floor}${fixed(result.overFloor, 2, 8)}${fixed(result.busyFloorCpuMsPerRequest ?? null, 2, 8)}${fixed(result.overBusyFloor ?? null, 2, 8)}${fixed(result.bytes / 1024, 0, 7)}${String(result.statements).padStart(6)}${comparison}`;
 }
 
 main().catch((error: unknown) => {
