@@ -29,6 +29,8 @@ export interface BenchServer {
   baseUrl: string;
   /** The CPU the server has used so far: its processes, and on PostgreSQL the backends serving it. */
   cpu(): Promise<CpuReading>;
+  /** What the server printed lately: its errors first, then its request log. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export interface BenchEngine {
   name: string;
   description: string;
   baseUrl: string;
+  /** What the server printed lately: its errors first, then its request log. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -80,6 +84,7 @@ export async function serve(database: BenchDatabase, workers: number): Promise<B
   return {
     baseUrl: server.baseUrl,
     cpu: async () => mergeReadings(processTreeCpu(pid), database.session ? await database.session.otherBackendsCpu() : new Map()),
+    output: server.output,
     stop: () => server.stop(),
   };
 }
@@ -93,6 +98,7 @@ export async function prepareEngines(): Promise<BenchEngine[]> {
       name: database.name,
       description: database.description,
       baseUrl: server.baseUrl,
+      output: server.output,
       stop: async () => {
         await server.stop();
         await database.drop();

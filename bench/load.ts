@@ -147,6 +147,8 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   process.stdout.write(`${figures(`mixed, 50 conns, ${seconds} s`, mixed.answers, seconds)}\n`);
 
   for (const part of [alone, beside, hostile, lightAlone, lightBeside, heavy, mixed]) failures.push(...part.failures);
+  // A server error's cause is in the server's own output: its errors come first.
+  if (failures.length) process.stdout.write(`${engine.name} server output (errors first):\n${engine.output().slice(0, 4000)}\n`);
   return failures.map((failure) => `${engine.name}: ${failure}`);
 }
 

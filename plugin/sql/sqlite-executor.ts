@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
+import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import type { Statement } from './compile.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { countStatement, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
@@ -89,6 +90,5 @@ function inProcessSqliteExecutor(knex: Knex, options: ExecutionOptions): Executo
 
 /** Another connection held the write lock past the busy timeout: the request may be retried. */
 function unavailableOnBusy(error: unknown): unknown {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' ? new ServiceUnavailableError('The database is busy; retry later', 1) : error;
+  return isSqliteBusy(error) ? new ServiceUnavailableError('The database is busy; retry later', 1) : error;
 }

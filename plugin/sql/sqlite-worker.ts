@@ -10,6 +10,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CANCELLED, registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
+import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import { SqliteStatements } from './sqlite-statements.js';
 
 export interface WorkerSetup {
@@ -68,10 +69,6 @@ const BUSY_PAUSE_MS = 5;
 /** A busy worker gives up this long before the deadline. */
 const GIVE_UP_BEFORE_DEADLINE_MS = 25;
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-}
 
 /** Runs `work`, retried while another connection holds the lock, the deadline allows and nobody cancelled. */
 function whenUnlocked<T>(request: WorkerRequest, work: () => T): T {
@@ -79,7 +76,7 @@ function whenUnlocked<T>(request: WorkerRequest, work: () => T): T {
     try {
       return work();
     } catch (error) {
-      if (!isBusy(error) || cancelled() || Date.now() + BUSY_PAUSE_MS >= request.deadline - GIVE_UP_BEFORE_DEADLINE_MS) throw error;
+      if (!isSqliteBusy(error) || cancelled() || Date.now() + BUSY_PAUSE_MS >= request.deadline - GIVE_UP_BEFORE_DEADLINE_MS) throw error;
       // Wakes early when the pool cancels (it notifies the flag).
       Atomics.wait(cancel, 0, 0, BUSY_PAUSE_MS);
     }

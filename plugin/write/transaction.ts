@@ -4,6 +4,7 @@
  * PostgreSQL the link tables a write reorders are locked first, in name order: two writers
  * reordering one list take turns, so its order column stays a permutation.
  */
+import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
@@ -32,7 +33,7 @@ const ATTEMPTS = 5;
  */
 function isConflict(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_CONSTRAINT_UNIQUE' || ['40001', '40P01', '23505'].includes(code));
+  return isSqliteBusy(error) || (typeof code === 'string' && (code === 'SQLITE_CONSTRAINT_UNIQUE' || ['40001', '40P01', '23505'].includes(code)));
 }
 
 /** The busy timeout the SQLite connection is opened with (storage/database.ts). */
