@@ -7,7 +7,7 @@ import { loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
-import { compileRequest, explainedStatements, type Statement } from '../sql/compile.js';
+import { explainedStatements, type Statement } from '../sql/compile.js';
 import { postgresDialect } from '../sql/dialect/postgres.js';
 import { sqliteDialect } from '../sql/dialect/sqlite.js';
 import { ApiError } from '../errors.js';
@@ -38,8 +38,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     const engine = { registry, permissions, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
     const root = planRead(engine, { ...route, querystring: url.search.slice(1), role: values.role });
-    const compiled = compileRequest(dialect, root);
-    for (const { label, ...statement } of explainedStatements(compiled)) printStatement(label, statement);
+    for (const { label, ...statement } of explainedStatements(dialect, root)) printStatement(label, statement);
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

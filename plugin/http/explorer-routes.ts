@@ -15,7 +15,7 @@ import { ApiError } from '../errors.js';
 import { explorerSchema } from '../explorer/schema-summary.js';
 import { planRead, type ReadEngine } from '../read.js';
 import { findPackageRoot } from '../schema/schema-files.js';
-import { compileRequest, explainedStatements } from '../sql/compile.js';
+import { explainedStatements } from '../sql/compile.js';
 import type { RouterOptions } from './router.js';
 
 /** The page is shipped beside the sources (tsc does not copy HTML to dist). */
@@ -47,8 +47,7 @@ export function addExplorerRoutes(router: Router, engine: ReadEngine, options: R
     try {
       const { rules, role } = await caller(ctx);
       const root = planRead({ ...engine, permissions: rules.permissions }, { ...route, querystring: request.search.slice(1), role });
-      const compiled = compileRequest(engine.executor.dialect, root);
-      const statements = explainedStatements(compiled);
+      const statements = explainedStatements(engine.executor.dialect, root);
       ctx.type = 'application/json';
       ctx.body = JSON.stringify({ statements }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
     } catch (error) {

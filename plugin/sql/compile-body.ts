@@ -20,10 +20,9 @@ import { CompileContext } from './context.js';
  */
 export function compileBody(context: CompileContext, root: RootQuery, entries: string, countFrom: string | null): Statement {
   const { dialect } = context;
-  const text = (value: string) => textParameter(context, value);
   const single = root.action === 'findOne' || root.model.kind === 'singleType';
-  const head = text(single ? '{"data":' : '{"data":[');
-  const tail = single ? text(',"meta":{}}') : paginationTail(context, root, countFrom);
+  const head = textParameter(context, single ? '{"data":' : '{"data":[');
+  const tail = single ? textParameter(context, ',"meta":{}}') : paginationTail(context, root, countFrom);
   const joined = `coalesce(${dialect.joinText('listed."entry"')}, '${single ? 'null' : ''}')`;
   const sql = `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries" FROM (${entries}) AS listed`;
   return { sql, values: context.values };
@@ -34,17 +33,16 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
  * once (both engines compute an identical aggregate once), and pageCount is its ceiling division.
  */
 function paginationTail(context: CompileContext, root: RootQuery, countFrom: string | null): string {
-  const text = (value: string) => textParameter(context, value);
   const { pagination } = root;
   const opening = pagination.mode === 'page' ? `],"meta":{"pagination":{"page":${pagination.page},"pageSize":${pagination.pageSize}` : `],"meta":{"pagination":{"start":${pagination.start},"limit":${pagination.limit}`;
-  if (!countFrom) return text(`${opening}}}}`);
+  if (!countFrom) return textParameter(context, `${opening}}}}`);
   const total = 'count(*)';
   let counted: string;
   if (pagination.mode === 'page') {
     const size = `CAST(${context.parameter(pagination.pageSize)} AS INTEGER)`;
-    counted = `${text(`${opening},"pageCount":`)} || ((${total} + ${size} - 1) / ${size}) || ',"total":' || ${total} || '}}}'`;
+    counted = `${textParameter(context, `${opening},"pageCount":`)} || ((${total} + ${size} - 1) / ${size}) || ',"total":' || ${total} || '}}}'`;
   } else {
-    counted = `${text(`${opening},"total":`)} || ${total} || '}}}'`;
+    counted = `${textParameter(context, `${opening},"total":`)} || ${total} || '}}}'`;
   }
   return `(SELECT ${counted} ${countFrom})`;
 }

@@ -21,10 +21,8 @@ export interface Statement {
 export interface CompiledRequest {
   /** The statement a request runs: one row, the response body and the number of entries (compile-body.ts). */
   readonly body: Statement;
-  /** Rows of one column, each the JSON text of one entry, in response order (the body's inner statement). */
+  /** Rows of one column, each the JSON text of one entry, in response order (the body's inner statement, to read on its own). */
   readonly entries: Statement;
-  /** One row, one column: the total number of matching entries; null when not counted (the body counts within). */
-  readonly count: Statement | null;
 }
 
 const ROOT = 't';
@@ -33,12 +31,10 @@ const PAGE = 'p';
 export function compileRequest(dialect: Dialect, root: RootQuery): CompiledRequest {
   const context = new CompileContext(dialect);
   const entries = root.action === 'findOne' ? compileFindOne(context, root) : compileList(context, root);
-  const counted = root.action === 'find' && root.pagination.withCount;
   return {
     entries: { sql: entries, values: [...context.values] },
-    count: counted ? compileCount(dialect, root) : null,
     // The body's parameters continue the entries' (a findOne's id stays first).
-    body: compileBody(context, root, entries, counted ? countFrom(context, root) : null),
+    body: compileBody(context, root, entries, isCounted(root) ? countFrom(context, root) : null),
   };
 }
 
@@ -46,11 +42,12 @@ export function compileRequest(dialect: Dialect, root: RootQuery): CompiledReque
  * What `content-api explain` and the explorer show: the statement a request runs, then the
  * entries and count statements it is built around, on their own to read.
  */
-export function explainedStatements(compiled: CompiledRequest): { label: string; sql: string; values: readonly unknown[] }[] {
+export function explainedStatements(dialect: Dialect, root: RootQuery): { label: string; sql: string; values: readonly unknown[] }[] {
+  const compiled = compileRequest(dialect, root);
   return [
     { label: 'statement', ...compiled.body },
     { label: 'entries (inside the statement)', ...compiled.entries },
-    ...(compiled.count ? [{ label: 'count (inside the statement)', ...compiled.count }] : []),
+    ...(isCounted(root) ? [{ label: 'count (inside the statement)', ...compileCount(dialect, root) }] : []),
   ];
 }
 
@@ -87,8 +84,13 @@ function compileList(context: CompileContext, root: RootQuery): string {
   return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
 }
 
-/** The count of a list as a statement of its own. */
-function compileCount(dialect: Dialect, root: RootQuery): Statement {
+/** Whether the response reports a total (single types are planned without a count). */
+function isCounted(root: RootQuery): boolean {
+  return root.action === 'find' && root.pagination.withCount;
+}
+
+/** The count of a list as a statement of its own, to read or explain (the body counts within). */
+export function compileCount(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
   return { sql: `SELECT count(*) AS "total" ${countFrom(context, root)}`, values: context.values };
 }

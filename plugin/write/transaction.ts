@@ -4,10 +4,10 @@
  * PostgreSQL the link tables a write reorders are locked first, in name order: two writers
  * reordering one list take turns, so its order column stays a permutation.
  */
-import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
+import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import { RowStore, type WriteSchema } from './row-store.js';
 
 /** What a write's transaction needs of the API. */

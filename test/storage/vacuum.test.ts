@@ -7,7 +7,7 @@ import pg from 'pg';
 import { loadPermissions } from '../../plugin/access/permissions.js';
 import { planRead } from '../../plugin/read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
-import { compileRequest } from '../../plugin/sql/compile.js';
+import { compileCount } from '../../plugin/sql/compile.js';
 import { postgresDialect } from '../../plugin/sql/dialect/postgres.js';
 import { fixtureDatabase, repoRoot } from '../support/api.js';
 import { postgresServerUrl } from '../support/databases.js';
@@ -22,11 +22,11 @@ import { postgresServerUrl } from '../support/databases.js';
       { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
       { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: '', role: 'public' },
     );
-    const { count } = compileRequest(postgresDialect, root);
+    const count = compileCount(postgresDialect, root);
     const client = new pg.Client(await fixtureDatabase('postgres', 'large'));
     await client.connect();
     try {
-      const plan = await client.query({ text: `EXPLAIN ${count!.sql}`, values: [...count!.values] });
+      const plan = await client.query({ text: `EXPLAIN ${count.sql}`, values: [...count.values] });
       const text = plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
       expect(text).to.match(/Index Only Scan using articles_locale_published_at_index/);
     } finally {
