@@ -43,6 +43,8 @@ export interface ReadResult {
   readonly body: Buffer;
   /** The body's weak ETag, when the executor computed it (format/etag.ts). */
   readonly etag?: string;
+  /** Gives lent bytes back once they have been sent (BuiltBody.release; http/send-read.ts calls it). */
+  readonly release?: () => void;
   readonly stats: ExecutionStats;
 }
 
@@ -113,7 +115,12 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
 async function execute(engine: ReadEngine, { root, compiled }: Plan, request: ReadRequest): Promise<ReadResult> {
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const body = await engine.executor.body(withId(compiled.body, request.id), stats, request.deadline, engine.maxResponseBytes);
-  checkResponseSize(root, body.size, engine.maxResponseBytes);
-  if (!body.rows && (root.action === 'findOne' || root.model.kind === 'singleType')) throw new NotFoundError();
-  return { body: body.bytes, ...(body.etag ? { etag: body.etag } : {}), stats };
+  try {
+    checkResponseSize(root, body.size, engine.maxResponseBytes);
+    if (!body.rows && (root.action === 'findOne' || root.model.kind === 'singleType')) throw new NotFoundError();
+  } catch (error) {
+    body.release?.();
+    throw error;
+  }
+  return { body: body.bytes, ...(body.etag ? { etag: body.etag } : {}), ...(body.release ? { release: body.release } : {}), stats };
 }

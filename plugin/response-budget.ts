@@ -9,6 +9,12 @@ import type { PopulateNode, RootQuery, Selection } from './query/tree.js';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * A body above this is large: it goes to the socket in slices of this size (http/paced-body.ts),
+ * and a SQLite read worker lends it from shared memory instead of moving it (sql/body-slabs.ts).
+ */
+export const LARGE_BODY_BYTES = 256 * 1024;
+
 export function checkResponseSize(root: RootQuery, bytes: number, maxBytes: number): void {
   if (bytes <= maxBytes) return;
   const path = deepestToMany(root.selection, 'populate', 0)?.path ?? (root.action === 'find' ? 'pagination' : 'populate');

@@ -7,9 +7,10 @@
  */
 import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
+import { LARGE_BODY_BYTES } from '../response-budget.js';
 
 /** Bodies above this are paced, in slices of this size. */
-export const PACED_SLICE_BYTES = 256 * 1024;
+export const PACED_SLICE_BYTES = LARGE_BODY_BYTES;
 
 export async function pacedBody(ctx: Context, next: Next): Promise<void> {
   await next();

@@ -12,6 +12,7 @@ import type { ExecutionStats } from '../sql/execute.js';
 import type { CacheControlPolicy } from './cache-control.js';
 import { conditionalGet } from './conditional-get.js';
 import { pacedBody } from './paced-body.js';
+import { sendRead } from './send-read.js';
 import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
 import { addExplorerRoutes } from './explorer-routes.js';
@@ -80,7 +81,5 @@ async function handle(
   if (options.serverTiming) {
     ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
   }
-  ctx.type = 'application/json';
-  if (result.etag) ctx.etag = result.etag;
-  ctx.body = result.body;
+  sendRead(ctx, result);
 }

@@ -16,6 +16,7 @@ import { deleteSingleType, putSingleType } from '../write/single-type.js';
 import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest } from '../write/write.js';
 import { parseEntryId } from './entry-id.js';
 import { readJsonBody } from './read-body.js';
+import { sendRead } from './send-read.js';
 import type { RouterOptions } from './router.js';
 
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
@@ -52,6 +53,10 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body }, grants);
   ctx.set('Cache-Control', 'no-store');
-  ctx.type = 'application/json';
-  ctx.body = Buffer.isBuffer(result) ? result : result.body;
+  if (Buffer.isBuffer(result)) {
+    ctx.type = 'application/json';
+    ctx.body = result;
+  } else {
+    sendRead(ctx, result);
+  }
 }

@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceUnavailableError } from '../errors.js';
 import { CANCELLED } from '../storage/sql-functions.js';
+import { borrowedBody, slabFlags } from './body-slabs.js';
 import type { BuiltBody } from './sqlite-statements.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './sqlite-worker.js';
 
@@ -20,12 +21,20 @@ export interface PooledResult<T> {
   readonly milliseconds: number;
 }
 
+type Answered = WorkerResponse & { readonly ok: true };
+
+interface Answer {
+  readonly response: Answered;
+  /** The answering worker's slab flags, for a body it lent. */
+  readonly lent: Int32Array;
+}
+
 interface Job {
   readonly request: WorkerRequest;
   readonly deadline: number;
   /** A heavy statement (statement-costs.ts): it runs only on the lowered-priority workers. */
   readonly heavy: boolean;
-  resolve(response: WorkerResponse & { ok: true }): void;
+  resolve(answer: Answer): void;
   reject(error: Error): void;
 }
 
@@ -38,6 +47,8 @@ interface Slot {
   ready: boolean;
   /** Shared with the worker: nonzero while its statement is cancelled. */
   readonly cancel: Int32Array;
+  /** Shared with the running worker: which of its body slabs are lent (a new set for each worker started). */
+  lent: Int32Array;
   /** The statement the worker runs, if any (also after its caller was answered 503). */
   runningId: number | null;
   /** Who waits for the running statement's answer: null once the deadline answered them. */
@@ -75,7 +86,7 @@ export class SqlitePool {
     this.hasLightOnly = size > 1;
     for (let index = 0; index < size; index += 1) {
       const lightOnly = this.hasLightOnly && index === size - 1;
-      const slot: Slot = { lightOnly, worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), runningId: null, job: null, timer: null, idle: null };
+      const slot: Slot = { lightOnly, worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), lent: slabFlags(), runningId: null, job: null, timer: null, idle: null };
       this.slots.push(this.start(slot));
     }
     this.ready = Promise.all(this.slots.map((slot) => readiness(slot.worker!))).then(() => undefined);
@@ -89,14 +100,19 @@ export class SqlitePool {
   }
 
   async column(sql: string, values: readonly unknown[], deadline: number, heavy = false): Promise<PooledResult<unknown[]>> {
-    const response = await this.run({ id: this.nextId++, mode: 'column', sql, values, deadline, maxBytes: Infinity }, deadline, heavy);
+    const { response } = await this.run({ id: this.nextId++, mode: 'column', sql, values, deadline, maxBytes: Infinity }, deadline, heavy);
     return { value: response.column ?? [], milliseconds: response.milliseconds };
   }
 
   /** A body statement's body (compile-body.ts); above `maxBytes`, only its size. */
   async body(sql: string, values: readonly unknown[], deadline: number, maxBytes: number, heavy = false): Promise<PooledResult<BuiltBody>> {
-    const response = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline, heavy);
-    return { value: bodyOf(response), milliseconds: response.milliseconds };
+    const { response, lent } = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline, heavy);
+    return { value: bodyOf(response, lent), milliseconds: response.milliseconds };
+  }
+
+  /** Large bodies the event loop has not given back yet. */
+  lentBodies(): number {
+    return this.slots.reduce((count, slot) => count + slot.lent.reduce((lent, flag) => lent + (flag ? 1 : 0), 0), 0);
   }
 
   /** Refuses what waits, cancels what runs, and stops each thread once it is idle. */
@@ -116,7 +132,7 @@ export class SqlitePool {
     );
   }
 
-  private run(request: WorkerRequest, deadline: number, heavy: boolean): Promise<WorkerResponse & { ok: true }> {
+  private run(request: WorkerRequest, deadline: number, heavy: boolean): Promise<Answer> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError());
     return new Promise((resolve, reject) => {
       const job: Job = { request, deadline, heavy, resolve, reject };
@@ -173,7 +189,14 @@ export class SqlitePool {
   }
 
   private start(slot: Slot): Slot {
-    const setup: WorkerSetup = { filename: this.filename, cancel: slot.cancel.buffer as SharedArrayBuffer, nice: slot.lightOnly || !this.hasLightOnly ? 0 : HEAVY_WORKER_NICE };
+    // A new worker has new slabs: bodies the last one lent are given back to flags nobody reads.
+    slot.lent = slabFlags();
+    const setup: WorkerSetup = {
+      filename: this.filename,
+      cancel: slot.cancel.buffer as SharedArrayBuffer,
+      nice: slot.lightOnly || !this.hasLightOnly ? 0 : HEAVY_WORKER_NICE,
+      lent: slot.lent.buffer as SharedArrayBuffer,
+    };
     const worker = new Worker(WORKER_URL, { workerData: setup });
     worker.on('message', (response: WorkerResponse | 'ready') => (response === 'ready' ? (slot.ready = true) : this.settle(slot, response)));
     worker.on('error', (error) => this.lose(slot, worker, error));
@@ -183,11 +206,13 @@ export class SqlitePool {
   }
 
   private settle(slot: Slot, response: WorkerResponse): void {
+    const job = slot.runningId === response.id ? slot.job : null;
+    // Nobody waits for this body any more (its deadline answered them): its slab is free again.
+    if (!job && response.ok && response.lent) Atomics.store(slot.lent, response.lent.index, 0);
     if (slot.runningId !== response.id) return;
-    const job = slot.job;
     this.finish(slot);
     if (job) {
-      if (response.ok) job.resolve(response);
+      if (response.ok) job.resolve({ response, lent: slot.lent });
       else if (response.code === CANCELLED) job.reject(timedOut());
       else job.reject(Object.assign(new Error(response.message), { code: response.code }));
     }
@@ -230,11 +255,13 @@ export class SqlitePool {
   }
 }
 
-/** The body of a worker's answer. */
-function bodyOf(response: WorkerResponse & { ok: true }): BuiltBody {
+/** The body of a worker's answer: lent from one of its slabs, or transferred. */
+function bodyOf(response: Answered, lent: Int32Array): BuiltBody {
+  const etag = response.etag ? { etag: response.etag } : {};
+  if (response.lent) return { ...borrowedBody(lent, response.lent, response.size!), rows: response.rows ?? 0, size: response.size!, ...etag };
   // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
   const bytes = Buffer.from(response.bytes!.buffer, response.bytes!.byteOffset, response.bytes!.byteLength);
-  return { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length, ...(response.etag ? { etag: response.etag } : {}) };
+  return { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length, ...etag };
 }
 
 /** Resolves on the worker's 'ready' message; rejects if it fails or exits first. */

@@ -28,6 +28,12 @@ export interface BuiltBody {
   readonly size: number;
   /** The body's weak ETag, when the executor computed it beside the statement (a SQLite read worker). */
   readonly etag?: string;
+  /**
+   * Present when the bytes are lent from a read worker's shared memory (sql/body-slabs.ts): call it
+   * once nothing reads them any more (the router does when the response has closed), so that the
+   * worker may write its next body there. Until then, the bytes stay as they are.
+   */
+  readonly release?: () => void;
 }
 
 export class SqliteStatements {

@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CANCELLED, registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
+import { BodySlabs, type SlabBody } from './body-slabs.js';
 import { SqliteStatements } from './sqlite-statements.js';
 
 export interface WorkerSetup {
@@ -19,6 +20,8 @@ export interface WorkerSetup {
   readonly cancel: SharedArrayBuffer;
   /** This thread's scheduling priority (sqlite-pool.ts). */
   readonly nice: number;
+  /** Which of this worker's body slabs the event loop still reads (body-slabs.ts). */
+  readonly lent: SharedArrayBuffer;
 }
 
 export interface WorkerRequest {
@@ -38,7 +41,9 @@ export type WorkerResponse =
       readonly id: number;
       readonly ok: true;
       readonly column?: unknown[];
+      /** The body, transferred; or, for a large one, `lent` in one of the worker's slabs. */
       readonly bytes?: Buffer;
+      readonly lent?: SlabBody;
       readonly rows?: number;
       readonly size?: number;
       readonly etag?: string;
@@ -63,6 +68,7 @@ const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 
 database.pragma('query_only = ON');
 registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
 const statements = new SqliteStatements(database);
+const slabs = new BodySlabs(new Int32Array(setup.lent));
 parentPort!.postMessage('ready');
 
 const BUSY_PAUSE_MS = 5;
@@ -91,8 +97,10 @@ parentPort!.on('message', (request: WorkerRequest) => {
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
       const { bytes, rows, size, etag } = whenUnlocked(request, () => statements.body(request.sql, request.values, request.maxBytes));
-      const response: WorkerResponse = { id: request.id, ok: true, bytes, rows, size, etag, milliseconds: performance.now() - started };
-      parentPort!.postMessage(response, [bytes.buffer as ArrayBuffer]);
+      const lent = slabs.lend(bytes);
+      const milliseconds = performance.now() - started;
+      if (lent) parentPort!.postMessage({ id: request.id, ok: true, lent, rows, size, etag, milliseconds } satisfies WorkerResponse);
+      else parentPort!.postMessage({ id: request.id, ok: true, bytes, rows, size, etag, milliseconds } satisfies WorkerResponse, [bytes.buffer as ArrayBuffer]);
     }
   } catch (error) {
     const failure = error as { message?: string; code?: string };

@@ -38,7 +38,9 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     return created;
   });
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
-  return Buffer.from(JSON.stringify(flatten((JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data)));
+  const created = (JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data;
+  answer.release?.();
+  return Buffer.from(JSON.stringify(flatten(created)));
 }
 
 async function localesOf(store: RowStore, model: Model, ids: readonly number[]): Promise<unknown[]> {

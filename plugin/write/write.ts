@@ -126,10 +126,15 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
 /** `DELETE /<plural>/:id`: answers the entry as it was, then deletes it with its components and links. */
 export async function deleteEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }): Promise<ReadResult> {
   const answer = await answerOf(engine, request);
-  await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
-    await mustExist(store, request.model, request.id);
-    await deleteRow(store, request.model, request.id);
-  });
+  try {
+    await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
+      await mustExist(store, request.model, request.id);
+      await deleteRow(store, request.model, request.id);
+    });
+  } catch (error) {
+    answer.release?.();
+    throw error;
+  }
   return answer;
 }
 
