@@ -147,9 +147,9 @@ function list(
 }
 
 function windowClause(context: CompileContext, window: PopulateWindow): string {
-  const offset = context.parameter(window.start);
+  const offset = context.rowCount(window.start);
   if (window.limit === null) return context.dialect.name === 'sqlite' ? ` LIMIT -1 OFFSET ${offset}` : ` OFFSET ${offset}`;
-  return ` LIMIT ${context.parameter(window.limit)} OFFSET ${offset}`;
+  return ` LIMIT ${context.rowCount(window.limit)} OFFSET ${offset}`;
 }
 
 /**

@@ -78,7 +78,7 @@ function compileList(context: CompileContext, root: RootQuery): string {
   const table = q(root.model.tableName);
   const page =
     `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${sortJoins(sort)}${where(conditions)} ` +
-    `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.parameter(limit)} OFFSET ${context.parameter(offset)}`;
+    `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.rowCount(limit)} OFFSET ${context.rowCount(offset)}`;
   // CROSS JOIN keeps the page as the outer loop on SQLite: one lookup by id per entry.
   const joined = [`${ROOT}."id" = ${PAGE}."id"`, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
   return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;

@@ -81,10 +81,22 @@ describe('content-api explain', () => {
     expect(sqlite.stdout).to.match(/^-- statement\nSELECT CAST\(CAST\(@p\d+ AS TEXT\) \|\| coalesce\(group_concat\(listed."entry", ','\), ''\)/);
     expect(sqlite.stdout).to.include('-- entries (inside the statement)\nSELECT CAST(json_object(');
     expect(sqlite.stdout).to.include('-- count (inside the statement)\nSELECT count(*)');
-    expect(sqlite.stdout).to.include('["en","Tips",25,0]');
+    // SQLite re-prepares a statement whose LIMIT is bound each run: the page is written in the SQL.
+    expect(sqlite.stdout).to.include('LIMIT 25 OFFSET 0');
+    expect(sqlite.stdout).to.include('-- parameters: ["en","Tips"]');
     const postgres = await cli(['explain', '--root', repoRoot, '--dialect', 'postgres', query]);
     expect(postgres.stdout).to.include('row_to_json');
-    expect(postgres.stdout).to.include('$1');
+    expect(postgres.stdout).to.include('LIMIT $3 OFFSET $4');
+    expect(postgres.stdout).to.include('-- parameters: ["en","Tips",25,0,');
+  });
+
+  it('writes every row count into SQLite statements: the page, a populate window, a page past 2^53 rows', async () => {
+    const query = '/api/articles?populate[categories][start]=1&populate[categories][limit]=2&pagination[page]=9007199254740991&pagination[pageSize]=100';
+    const sqlite = await cli(['explain', '--root', repoRoot, query]);
+    expect(sqlite.code).to.equal(0);
+    expect(sqlite.stdout).to.include('LIMIT 2 OFFSET 1');
+    expect(sqlite.stdout).to.include(`LIMIT 100 OFFSET ${Number.MAX_SAFE_INTEGER}`);
+    expect(sqlite.stdout).not.to.match(/(LIMIT|OFFSET) @p/);
   });
 
   it('reports a rejected query with its status and a missing route', async () => {
