@@ -10,16 +10,19 @@
  *      alone, then beside 10 connections of `categories?populate[articles][populate]=*` (p99 ratio);
  *   4. mixed: 50 connections of random queries of the query language for `--seconds` (default 20).
  *
+ * The hostile and heavy loads run in a worker thread of their own (http-load.ts): the light
+ * requests' times do not include this process reading megabytes of their answers.
+ *
  * Prints the figures, and exits nonzero when any answer is a 5xx other than a 503 in the
  * envelope, when a connection fails, or when an error is not in the envelope.
  *
  *   npm run test:load [-- --seconds 20]
  */
-import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { loadSchema } from '../plugin/schema/load.js';
 import { queryGrammar } from '../test/support/query-grammar.js';
 import { prepareEngines, repoRoot, type BenchEngine } from './engines.js';
+import { load, loadInThread, tally, type Answer } from './http-load.js';
 
 const LIGHT = '/api/articles/1';
 /** What a hostile client sends: refused by the 32 MB budget after the statement ran, and a heavy one answered. */
@@ -29,70 +32,6 @@ const HOSTILE = [
 ];
 /** The heavy query of the speed target: 2.8 MB, about 30 ms of statement. */
 const HEAVY = '/api/categories?populate[articles][populate]=*';
-
-interface Answer {
-  readonly status: number;
-  readonly milliseconds: number;
-  readonly enveloped: boolean;
-}
-
-interface Tally {
-  readonly answers: Answer[];
-  readonly failures: string[];
-}
-
-function get(agent: http.Agent, url: URL): Promise<Answer> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent }, (response) => {
-      const chunks: Buffer[] = [];
-      const status = response.statusCode ?? 0;
-      response.on('data', (chunk: Buffer) => {
-        // Only an error's body is read; a 200's is counted, not kept.
-        if (status >= 400) chunks.push(chunk);
-      });
-      response.on('end', () => {
-        let enveloped = status < 400;
-        if (!enveloped) {
-          try {
-            enveloped = JSON.parse(Buffer.concat(chunks).toString('utf8'))?.error?.status === status;
-          } catch {
-            enveloped = false;
-          }
-        }
-        resolve({ status, milliseconds: performance.now() - started, enveloped });
-      });
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-  });
-}
-
-/** Sends `next()` on `connections` keep-alive connections until `seconds` have passed. */
-async function load(baseUrl: string, connections: number, seconds: number, next: () => string, tally: Tally): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const deadline = performance.now() + seconds * 1000;
-  try {
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < deadline) {
-          const path = next();
-          try {
-            const answer = await get(agent, new URL(path, baseUrl));
-            tally.answers.push(answer);
-            if ((answer.status >= 500 && answer.status !== 503) || !answer.enveloped) tally.failures.push(`${answer.status} for ${path.slice(0, 200)}`);
-            // A 503 carries Retry-After; a polite client waits a little before trying again.
-            if (answer.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
-          } catch (error) {
-            tally.failures.push(`${(error as Error).message} for ${path.slice(0, 200)}`);
-          }
-        }
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
-}
 
 function percentile(answers: readonly Answer[], fraction: number): number {
   const sorted = answers.map((answer) => answer.milliseconds).sort((a, b) => a - b);
@@ -105,7 +44,6 @@ function statuses(answers: readonly Answer[]): string {
   return [...counts].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
 }
 
-const tally = (): Tally => ({ answers: [], failures: [] });
 const figures = (name: string, answers: readonly Answer[], seconds: number) =>
   `${name.padEnd(34)}${(answers.length / seconds).toFixed(0).padStart(7)} req/s  p50 ${percentile(answers, 0.5).toFixed(1).padStart(7)} ms  p99 ${percentile(answers, 0.99).toFixed(1).padStart(7)} ms  ${statuses(answers)}`;
 
@@ -119,12 +57,7 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   process.stdout.write(`${figures('light alone (10 conns)', alone.answers, phase)}\n`);
 
   const beside = tally();
-  const hostile = tally();
-  let turn = 0;
-  await Promise.all([
-    load(engine.baseUrl, 10, phase, () => LIGHT, beside),
-    load(engine.baseUrl, 2, phase, () => HOSTILE[turn++ % HOSTILE.length]!, hostile),
-  ]);
+  const [hostile] = await Promise.all([loadInThread(engine.baseUrl, 2, phase, HOSTILE), load(engine.baseUrl, 10, phase, () => LIGHT, beside)]);
   process.stdout.write(`${figures('light beside 2 hostile conns', beside.answers, phase)}\n`);
   process.stdout.write(`${figures('  the hostile conns', hostile.answers, phase)}\n`);
   const ratio = percentile(beside.answers, 0.99) / percentile(alone.answers, 0.99);
@@ -134,8 +67,7 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   await load(engine.baseUrl, 1, phase, () => LIGHT, lightAlone);
   process.stdout.write(`${figures('light alone (1 conn)', lightAlone.answers, phase)}\n`);
   const lightBeside = tally();
-  const heavy = tally();
-  await Promise.all([load(engine.baseUrl, 1, phase, () => LIGHT, lightBeside), load(engine.baseUrl, 10, phase, () => HEAVY, heavy)]);
+  const [heavy] = await Promise.all([loadInThread(engine.baseUrl, 10, phase, [HEAVY]), load(engine.baseUrl, 1, phase, () => LIGHT, lightBeside)]);
   process.stdout.write(`${figures('light (1 conn) beside 10 heavy', lightBeside.answers, phase)}\n`);
   process.stdout.write(`${figures('  the heavy conns', heavy.answers, phase)}\n`);
   const heavyRatio = percentile(lightBeside.answers, 0.99) / percentile(lightAlone.answers, 0.99);
