@@ -38,7 +38,13 @@ async function main(): Promise<void> {
     const ratios = new Map<string, number[]>(ours.map((server) => [server.name, []]));
     for (const query of queries) {
       const figures = [];
-      for (const server of servers) figures.push(await measureQuery(server.baseUrl, query.path, options));
+      for (const server of servers) {
+        figures.push(
+          await measureQuery(server.baseUrl, query.path, options).catch((error: Error) => {
+            throw new Error(`${server.name}, ${query.id}: ${error.message}`);
+          }),
+        );
+      }
       const strapi = figures[0]!.rps;
       let line = `${query.id.padEnd(6)}${strapi.toFixed(0).padStart(9)}`;
       for (const [index, server] of ours.entries()) {
