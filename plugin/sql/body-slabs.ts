@@ -1,16 +1,16 @@
 /**
  * Large bodies cross from a read worker to the event loop in shared memory that the worker reuses.
  *
- * A body moved as a transferred ArrayBuffer costs the event loop more than its bytes: V8 counts
- * every buffer arriving from another thread against the heap's limits until a collection frees
- * it, and at a few megabytes per response it starts a full mark-compact several times a second
- * (measured: 4–5 a second under 10 connections of a 2.8 MB populate, pauses of 2–16 ms, and 25–45 %
- * fewer of those responses per second). So a body above `LARGE_BODY_BYTES` is copied, in the
- * worker, into one of a few slabs (SharedArrayBuffers) the worker keeps; the event loop reads it
- * there and gives the slab back once the response has closed, through a flag both threads share.
- * A slab not given back explicitly is given back when the event loop's last view of it is
- * collected, so a forgotten body only delays its reuse. With every slab still lent, or above
- * `MAX_SLAB_BYTES`, a body is transferred as before.
+ * A body moved as a transferred ArrayBuffer costs the event loop more than its bytes: as such
+ * buffers keep arriving from another thread, V8 starts full mark-compacts of the event loop's
+ * heap, although the heap itself does not grow (measured: 4–5 a second under 10 connections of a
+ * 2.8 MB populate, pauses of 2–16 ms; the same load answered 15–24 % more requests per second
+ * without them). So a body above `LARGE_BODY_BYTES` is copied, in the worker, into one of a few
+ * slabs (SharedArrayBuffers) the worker keeps; the event loop reads it there and gives the slab
+ * back once the response has closed, through a flag both threads share. A slab not given back
+ * explicitly is given back when the event loop's last view of it is collected, so a forgotten
+ * body only delays its reuse. With every slab still lent, or above `MAX_SLAB_BYTES`, a body is
+ * transferred as before.
  */
 import { LARGE_BODY_BYTES } from '../response-budget.js';
 
