@@ -20,7 +20,10 @@ const MAX_CACHED_STATEMENTS = 500;
 const SQLITE_MAX_LENGTH = 1_000_000_000;
 
 export interface BuiltBody {
-  /** The response body, in a buffer of its own (transferable); empty when `size` is above the budget. */
+  /**
+   * The response body, in a buffer of its own (transferable), or lent from a read worker's shared
+   * memory (see `release`); empty when `size` is above the budget.
+   */
   readonly bytes: Buffer;
   /** Entries in the body. */
   readonly rows: number;
