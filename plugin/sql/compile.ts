@@ -79,9 +79,9 @@ function compileList(context: CompileContext, root: RootQuery): string {
   const page =
     `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${sortJoins(sort)}${where(conditions)} ` +
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.rowCount(limit)} OFFSET ${context.rowCount(offset)}`;
-  // CROSS JOIN keeps the page as the outer loop on SQLite: one lookup by id per entry.
-  const joined = [`${ROOT}."id" = ${PAGE}."id"`, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
-  return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} CROSS JOIN ${table} ${ROOT}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
+  const row = dialect.rowById(table, ROOT, `${PAGE}."id"`);
+  const joined = [...row.conditions, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
+  return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} ${row.join}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
 }
 
 /** Whether the response reports a total (single types are planned without a count). */

@@ -29,6 +29,11 @@ export interface Dialect {
   /** A column term that the planner must not answer from an index (the page scan reads in id order). */
   unindexed(column: string): string;
   /**
+   * The page's rows looked up in their table by id, one index lookup per row of the page:
+   * `FROM (<page>) p <join> WHERE <conditions>` gives the row as `alias`.
+   */
+  rowById(table: string, alias: string, id: string): { join: string; conditions: string[] };
+  /**
    * A condition true for every row, evaluated once per entry the statement builds, that lets a
    * stopped reader abandon the statement (SQLite: a function call into the read worker, which fails
    * once the worker is being terminated); null where the engine cancels statements itself.

@@ -43,6 +43,13 @@ export const postgresDialect: Dialect = {
   // PostgreSQL plans from statistics and needs no hint.
   checkpoint: null,
   unindexed: (column) => column,
+  // A generic plan cannot see the page's LIMIT (a parameter) and expects a tenth of the table, for
+  // which it would hash-join the page with a sequential scan of the whole table (q1: 1.0 ms of the
+  // backend's CPU instead of 0.6). OFFSET 0 keeps the subquery from being merged into such a join.
+  rowById: (table, alias, id) => ({
+    join: `CROSS JOIN LATERAL (SELECT * FROM ${table} ${alias} WHERE ${alias}."id" = ${id} OFFSET 0) ${alias}`,
+    conditions: [],
+  }),
   typed: (placeholder, type) =>
     type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : type === 'boolean' ? `${placeholder}::boolean` : placeholder,
   parameter(type, value) {

@@ -49,6 +49,8 @@ export const sqliteDialect: Dialect = {
   jsonText: (expression) => `CAST(${expression} AS BLOB)`,
   // A unary + keeps SQLite's planner from using an index for the term.
   unindexed: (column) => `+${column}`,
+  // CROSS JOIN keeps the page as the outer loop: SQLite never reorders it.
+  rowById: (table, alias, id) => ({ join: `CROSS JOIN ${table} ${alias}`, conditions: [`${alias}."id" = ${id}`] }),
   checkpoint: `${CHECKPOINT_FUNCTION}()`,
   typed: (placeholder, type) => (type === 'json' ? `json(${placeholder})` : placeholder),
   parameter(type, value) {
