@@ -16,7 +16,7 @@
  */
 import { availableParallelism } from 'node:os';
 import Koa from 'koa';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { contentApi, type ContentApiOptions } from '../index.js';
 import { parseCorsOrigins } from '../http/cors.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
@@ -54,6 +54,18 @@ function parseWorkers(text: string | undefined): number {
   return value;
 }
 
+/**
+ * The request log's stdout, written 4 KB at a time (about 20 lines) and at least every 50 ms
+ * rather than with one write(2) per request: that write cost a small request 10–20 % of the
+ * server's CPU (`/api/articles/1?populate=*`: 0.44 ms against 0.38 ms with --quiet). What is
+ * still buffered is written when the process exits.
+ */
+function requestLogOutput(): DestinationStream & { flushSync(): void } {
+  const output = pino.destination({ dest: 1, minLength: 4096, periodicFlush: 50 });
+  process.once('exit', () => output.flushSync());
+  return output;
+}
+
 function parseMilliseconds(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--timeout expects milliseconds, got "${text}"`, USAGE);
@@ -69,6 +81,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.watch && workers > 1) throw new UsageError('--watch serves from one process: add --workers 1', USAGE);
   const inWorker = workers > 1 && isClusterWorker();
   let draining = false;
+  const logOutput = values.quiet ? null : requestLogOutput();
   const options: ContentApiOptions & { root: string } = {
     root: values.root,
     database: values.database,
@@ -80,7 +93,7 @@ export async function run(args: string[]): Promise<number> {
     explorer: values.dev,
     timeout,
     cors: values.cors === undefined ? undefined : { origin: parseCorsOrigins(values.cors) },
-    logger: values.quiet ? false : pino({ base: null }),
+    logger: logOutput ? pino({ base: null }, logOutput) : false,
     replicas: values.replica,
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
@@ -149,6 +162,7 @@ export async function run(args: string[]): Promise<number> {
   );
   await signal;
   await (live ?? api).close();
+  logOutput?.flushSync();
   if (inWorker) leaveCluster();
   else process.stdout.write('content-api stopped\n');
   return 0;

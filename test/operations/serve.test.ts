@@ -84,8 +84,10 @@ for (const kind of testDatabaseKinds()) {
     it('logs one JSON line per request on stdout, none with --quiet; --cors sets the origin', async () => {
       server = await startServer({ database: database.url, args: ['--no-sync'] });
       await fetch(`${server.baseUrl}/api/articles?filters[title][$eq]=CANARY-51d0`, { headers: { 'X-Request-Id': 'op-1' } });
-      await sleep(100);
-      const line = server.output().split('\n').find((text) => text.includes('"reqId":"op-1"'));
+      // The log is written in batches, at least every 50 ms.
+      const logged = () => server!.output().split('\n').find((text) => text.includes('"reqId":"op-1"'));
+      for (const started = Date.now(); !logged() && Date.now() - started < 2_000; ) await sleep(20);
+      const line = logged();
       expect(line, server.output()).to.be.a('string');
       expect(JSON.parse(line!)).to.include({ method: 'GET', path: '/api/articles', status: 200, statements: 1 });
       expect(server.output()).to.not.include('CANARY');
