@@ -113,14 +113,20 @@ function index(name: string, columns: readonly string[], unique = false): IndexL
 
 /**
  * Indexes Strapi's layout lacks and every list of a draft-and-publish or localized type needs:
- * its count filters on `locale` and `published_at`. Measured on the large fixture, the count
- * goes from 0.45 ms to 0.08 ms on SQLite and from 3 ms to 0.6 ms on PostgreSQL. `sync` adds them;
- * `--no-sync` leaves a Strapi database as it is.
+ * - `(locale, published_at)` serves its count, which filters on both: measured on the large
+ *   fixture, the count goes from 0.45 ms to 0.08 ms on SQLite and from 3 ms to 0.6 ms on PostgreSQL;
+ * - `(id, locale, published_at)` serves its pages, read in id order: the rows a page skips and
+ *   tests are read from this narrow index instead of the table's wide rows (page 150 of the
+ *   articles: 0.47 → 0.20 ms on SQLite; on PostgreSQL an index-only scan instead of a heap fetch
+ *   per row). SQLite chooses it for the page as it is compiled, and reads the table without it.
+ * `sync` adds them; `--no-sync` leaves a Strapi database as it is.
  */
 function queryIndexes(model: Model): IndexLayout[] {
   if (model.modelType !== 'contentType') return [];
   const columns = [...(model.localized ? ['locale'] : []), ...(model.draftAndPublish ? ['published_at'] : [])];
-  return columns.length ? [{ name: `${model.tableName}_${columns.join('_')}_index`, columns, unique: false, origin: 'query' }] : [];
+  if (!columns.length) return [];
+  const queryIndex = (indexed: string[]): IndexLayout => ({ name: `${model.tableName}_${indexed.join('_')}_index`, columns: indexed, unique: false, origin: 'query' });
+  return [queryIndex(columns), queryIndex(['id', ...columns])];
 }
 
 function cascade(name: string, columnName: string, referencedTable: string): ForeignKeyLayout {

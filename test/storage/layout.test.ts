@@ -125,10 +125,11 @@ describe('storage layout: Strapi v4 tables, columns, indexes and foreign keys', 
 
         it("names every index as Strapi does, on Strapi's columns, plus the API's query indexes", async () => {
           const added = queryIndexNames(describeLayout(registry));
-          expect(added).to.deep.equal(['articles_locale_published_at_index']);
+          expect(added).to.deep.equal(['articles_locale_published_at_index', 'articles_id_locale_published_at_index']);
           const indexes = await readIndexes(database.knex);
           expect(indexes.filter((entry) => !added.includes(entry.split(' ')[0]))).to.deep.equal(strapi.indexes);
           expect(indexes).to.include('articles_locale_published_at_index (locale,published_at)');
+          expect(indexes).to.include('articles_id_locale_published_at_index (id,locale,published_at)');
         });
       } else {
         it("uses Strapi's PostgreSQL column types, nullable but the id", async () => {

@@ -6,12 +6,18 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { parse, stringify } from 'yaml';
+import { loadPermissions } from '../../plugin/access/permissions.js';
+import { planRead } from '../../plugin/read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
+import { compileRequest } from '../../plugin/sql/compile.js';
+import { sqliteDialect } from '../../plugin/sql/dialect/sqlite.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { openDatabase } from '../../plugin/storage/database.js';
+import { registerSqlFunctions, type SqliteConnection } from '../../plugin/storage/sql-functions.js';
 import { syncSchema } from '../../plugin/storage/sync.js';
 import { describeLayout, queryIndexNames } from '../../plugin/storage/layout.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
@@ -19,6 +25,17 @@ import { readColumns, readForeignKeys, readIndexes } from './catalog.js';
 import { copyFixtureFile, createScratchFolder, loadExampleRegistry, REPO_ROOT, type ScratchFolder } from './fixtures.js';
 
 const run = promisify(execFile);
+
+/** The page subquery of the public role's articles list for `querystring`, compiled for SQLite. */
+async function listPage(registry: Registry, querystring: string): Promise<{ sql: string; values: readonly unknown[] }> {
+  const permissions = await loadPermissions(join(REPO_ROOT, 'permissions.yaml'), 'permissions.yaml', registry);
+  const root = planRead(
+    { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
+    { model: registry.routes.get('articles')!, action: 'find', id: null, querystring, role: 'public' },
+  );
+  const { entries } = compileRequest(sqliteDialect, root);
+  return { sql: entries.sql, values: entries.values };
+}
 const CLI = join(REPO_ROOT, 'dist', 'plugin', 'cli.js');
 
 /** The example schema with a `subtitle` on articles and a new `tag` type linked to articles. */
@@ -61,10 +78,23 @@ describe('storage sync', function () {
     try {
       const catalog = () => knex.raw(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN (${queryIndexNames(describeLayout(registry)).map(() => '?').join(', ')}) ORDER BY type, name`, queryIndexNames(describeLayout(registry)));
       const before = await catalog();
-      expect(await syncSchema(knex, registry)).to.deep.equal([{ kind: 'index', table: 'articles', name: 'articles_locale_published_at_index' }]);
+      expect(await syncSchema(knex, registry)).to.deep.equal([
+        { kind: 'index', table: 'articles', name: 'articles_locale_published_at_index' },
+        { kind: 'index', table: 'articles', name: 'articles_id_locale_published_at_index' },
+      ]);
       expect(await syncSchema(knex, registry)).to.deep.equal([]);
       expect(await catalog()).to.deep.equal(before);
       expect(before.length).to.be.above(100);
+      // The page of a list, as compiled, now reads the rows it skips from the narrow index.
+      const page = await listPage(registry, 'pagination[page]=150');
+      const reader = new Database(file, { readonly: true });
+      try {
+        registerSqlFunctions(reader as unknown as SqliteConnection);
+        const plan = reader.prepare(`EXPLAIN QUERY PLAN ${page.sql}`).all(sqliteDialect.bindings(page.values)) as { detail: string }[];
+        expect(plan.map((step) => step.detail)).to.include('SCAN t USING COVERING INDEX articles_id_locale_published_at_index');
+      } finally {
+        reader.close();
+      }
     } finally {
       await knex.destroy();
     }
