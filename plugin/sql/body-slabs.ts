@@ -13,6 +13,7 @@
  * transferred as before.
  */
 import { LARGE_BODY_BYTES } from '../response-budget.js';
+import type { BuiltBody } from './sqlite-statements.js';
 
 /** Slabs per worker: bodies in flight at once from one worker before the next one is transferred. */
 export const SLABS_PER_WORKER = 4;
@@ -72,6 +73,14 @@ export class BodySlabs {
   }
 }
 
+/** The buffer itself when it owns its memory (a worker can then transfer it without a copy), else a copy that does. */
+export function ownBuffer(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && !(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
+  const copy = Buffer.from(new ArrayBuffer(bytes.length));
+  bytes.copy(copy);
+  return copy;
+}
+
 /** Gives a slab back when the event loop's view of it is collected, for bodies nobody released. */
 const collected = new FinalizationRegistry<() => void>((giveBack) => giveBack());
 
@@ -96,4 +105,22 @@ export function borrowedBody(lent: Int32Array, { slab, index }: SlabBody, length
       giveBack();
     },
   };
+}
+
+/** A worker's answer carrying a body: transferred as `bytes`, or `lent` in one of its slabs. */
+export interface BodyAnswer {
+  readonly bytes?: Buffer;
+  readonly lent?: SlabBody;
+  readonly rows?: number;
+  readonly size?: number;
+  readonly etag?: string;
+}
+
+/** The body of a worker's answer, on the event loop: borrowed from the worker's slab, or the transferred bytes (none above the budget). */
+export function receivedBody(answer: BodyAnswer, lent: Int32Array): BuiltBody {
+  const etag = answer.etag ? { etag: answer.etag } : {};
+  if (answer.lent) return { ...borrowedBody(lent, answer.lent, answer.size!), rows: answer.rows ?? 0, size: answer.size!, ...etag };
+  // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
+  const bytes = answer.bytes ? Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength) : Buffer.alloc(0);
+  return { bytes, rows: answer.rows ?? 0, size: answer.size ?? bytes.length, ...etag };
 }

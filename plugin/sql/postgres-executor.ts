@@ -12,6 +12,8 @@ import type { Statement } from './compile.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
 import { ReadTargets } from './read-targets.js';
+import { BodyWorkerFailure, PostgresBodyPool } from './postgres-body-pool.js';
+import { connectionLost, timedOut } from './postgres-failures.js';
 import { StatementCosts } from './statement-costs.js';
 
 /**
@@ -40,6 +42,9 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
   const admission = queueFor(options.maxConcurrentStatements ?? 4 * availableParallelism(), availableParallelism(), options);
   const costs = new StatementCosts();
   const targets = new ReadTargets(primary, options.replicas ?? []);
+  const databases = [primary, ...(options.replicas ?? [])];
+  // One body worker per heavy statement admission lets run at once.
+  const bodies = PostgresBodyPool.for(databases, { size: availableParallelism(), statementTimeout: timeout });
   // The deadline is the connection's statement_timeout, set once per connection the plugin uses.
   const timed = new WeakSet<object>();
 
@@ -55,7 +60,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
         await connection.query(`SET statement_timeout = ${Math.max(1, Math.floor(timeout))}`);
         timed.add(connection);
       }
-      const name = `content_api_${createHash('sha1').update(statement.sql).digest('hex').slice(0, 20)}`;
+      const name = statementName(statement);
       const prepared = connection.connection.parsedStatements;
       if (!(name in prepared) && Object.keys(prepared).length >= MAX_PREPARED_PER_CONNECTION) {
         await connection.query('DEALLOCATE ALL');
@@ -65,30 +70,29 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
       const result = await connection.query({ text: statement.sql, values: statement.values, rowMode: 'array', name });
       return { rows: result.rows, milliseconds: performance.now() - started };
     } catch (error) {
-      // 57014: canceled by statement_timeout.
-      if ((error as { code?: unknown }).code === '57014') throw new ServiceUnavailableError('The request did not complete in time', 1);
-      throw connectionLost(error) ? new TargetUnavailable(error) : error;
+      throw failed(error, connectionLost(error));
     } finally {
       await knex.client.releaseConnection(connection);
     }
   };
 
   /**
-   * Every row. `shape` is the statement whose cost this run counts for (a wrapped statement counts
-   * for the one it wraps).
+   * `run` on the first target that answers, within admission. `shape` is the statement whose cost
+   * this run counts for (a wrapped statement counts for the one it wraps).
    */
-  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, shape = statement.sql): Promise<unknown[][]> => {
-    const release = await admission.acquire(deadline, costs.isHeavy(shape));
+  const onATarget = async <T>(shape: string, stats: ExecutionStats, deadline: number, run: (target: Knex, heavy: boolean) => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
+    const heavy = costs.isHeavy(shape);
+    const release = await admission.acquire(deadline, heavy);
     try {
       let lastFailure: unknown = null;
       for (const target of targets.order()) {
         if (lastFailure !== null && Date.now() >= deadline) break;
         try {
-          const ran = await runOn(target, statement);
+          const ran = await run(target, heavy);
           targets.answered(target);
           countStatement(stats, admission, ran.milliseconds);
           costs.record(shape, ran.milliseconds);
-          return ran.rows;
+          return ran.value;
         } catch (error) {
           if (!(error instanceof TargetUnavailable)) throw error;
           targets.failed(target);
@@ -101,30 +105,52 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
     }
   };
 
+  const rowsOn = async (target: Knex, statement: Statement) => {
+    const ran = await runOn(target, statement);
+    return { value: ran.rows, milliseconds: ran.milliseconds };
+  };
+
+  /** A heavy body, read by a body worker (postgres-body-pool.ts) so that the event loop only receives its bytes. */
+  const bodyByWorker = async (pool: PostgresBodyPool, target: Knex, statement: Statement) => {
+    try {
+      const ran = await pool.body(databases.indexOf(target), statement.sql, statement.values, statementName(statement));
+      return { value: ran.body, milliseconds: ran.milliseconds };
+    } catch (error) {
+      throw error instanceof BodyWorkerFailure ? failed(error, error.lost) : error;
+    }
+  };
+
   return {
     dialect: postgresDialect,
-    column: async (statement, stats, deadline) => (await rows(statement, stats, deadline)).map((row) => row[0]),
+    column: async (statement, stats, deadline) =>
+      (await onATarget(statement.sql, stats, deadline, (target) => rowsOn(target, statement))).map((row) => row[0]),
     async body(statement, stats, deadline, maxBytes = Infinity) {
-      // pg decodes every value into a string (its protocol parser has no binary path), so the
-      // body is encoded back once here: one string per response, not one per entry.
-      const [row] = (await rows(withinBudget(statement, maxBytes), stats, deadline, statement.sql)) as [string | null, number, number][];
-      const [body, size, entries] = row!;
-      return { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: entries, size };
+      const wrapped = withinBudget(statement, maxBytes);
+      return onATarget(statement.sql, stats, deadline, async (target, heavy) => {
+        if (heavy && bodies) return bodyByWorker(bodies, target, wrapped);
+        // pg decodes every value into a string (its protocol parser has no binary path), so the
+        // body is encoded back once here: one string per response, not one per entry.
+        const ran = await rowsOn(target, wrapped);
+        const [body, size, entries] = ran.value[0] as [string | null, number, number];
+        return { value: { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: entries, size }, milliseconds: ran.milliseconds };
+      });
     },
     ready: async () => undefined,
-    close: async () => undefined,
+    close: async () => {
+      await bodies?.close();
+    },
   };
 }
 
-/**
- * The connection broke under the statement: the server shut down or restarted (57P01–57P03),
- * the connection failed (class 08), or the socket closed. pg marks such a connection and knex's
- * pool discards it; the next statement connects afresh.
- */
-function connectionLost(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (/^57P0[1-3]$/.test(code) || code.startsWith('08') || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(code))) return true;
-  return typeof message === 'string' && /Connection terminated|connection is closed|not queryable/i.test(message);
+/** The prepared statement's name: each shape is prepared once per connection. */
+function statementName(statement: Statement): string {
+  return `content_api_${createHash('sha1').update(statement.sql).digest('hex').slice(0, 20)}`;
+}
+
+/** A statement's failure as the executor answers it: past the deadline a 503, on a lost connection another target's turn. */
+function failed(error: unknown, lost: boolean): unknown {
+  if (timedOut(error)) return new ServiceUnavailableError('The request did not complete in time', 1);
+  return lost ? new TargetUnavailable(error) : error;
 }
 
 /**

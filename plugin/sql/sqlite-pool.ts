@@ -11,7 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceUnavailableError } from '../errors.js';
 import { CANCELLED } from '../storage/sql-functions.js';
-import { borrowedBody, slabFlags } from './body-slabs.js';
+import { receivedBody, slabFlags } from './body-slabs.js';
 import type { BuiltBody } from './sqlite-statements.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './sqlite-worker.js';
 
@@ -109,7 +109,7 @@ export class SqlitePool {
   /** A body statement's body (compile-body.ts); above `maxBytes`, only its size. */
   async body(sql: string, values: readonly unknown[], deadline: number, maxBytes: number, heavy = false): Promise<PooledResult<BuiltBody>> {
     const { response, lent } = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline, heavy);
-    return { value: bodyOf(response, lent), milliseconds: response.milliseconds };
+    return { value: receivedBody(response, lent), milliseconds: response.milliseconds };
   }
 
   /** Large bodies the event loop has not given back yet. */
@@ -255,15 +255,6 @@ export class SqlitePool {
     slot.idle?.();
     slot.idle = null;
   }
-}
-
-/** The body of a worker's answer: lent from one of its slabs, or transferred. */
-function bodyOf(response: Answered, lent: Int32Array): BuiltBody {
-  const etag = response.etag ? { etag: response.etag } : {};
-  if (response.lent) return { ...borrowedBody(lent, response.lent, response.size!), rows: response.rows ?? 0, size: response.size!, ...etag };
-  // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
-  const bytes = Buffer.from(response.bytes!.buffer, response.bytes!.byteOffset, response.bytes!.byteLength);
-  return { bytes, rows: response.rows ?? 0, size: response.size ?? bytes.length, ...etag };
 }
 
 /** Resolves on the worker's 'ready' message; rejects if it fails or exits first. */

@@ -6,6 +6,7 @@
  */
 import { weakEtag } from '../format/etag.js';
 import { sqliteDialect } from './dialect/sqlite.js';
+import { ownBuffer } from './body-slabs.js';
 
 interface Prepared {
   all(bindings: unknown): unknown[];
@@ -75,12 +76,4 @@ export class SqliteStatements {
     }
     return prepared;
   }
-}
-
-/** The buffer itself when it owns its memory (a worker can then transfer it without a copy), else a copy that does. */
-function ownBuffer(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && !(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
-  const copy = Buffer.from(new ArrayBuffer(bytes.length));
-  bytes.copy(copy);
-  return copy;
 }

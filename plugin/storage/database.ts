@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { registerSqlFunctions, type SqliteConnection } from './sql-functions.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, POSTGRES_SESSION } from './postgres-session.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres';
 
@@ -48,7 +49,7 @@ export interface OpenOptions {
   mustExist?: boolean;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+export { DEFAULT_CONNECT_TIMEOUT_MS };
 
 /**
  * knex prints pool errors (a refused connection, with its stack) to the console; the plugin
@@ -94,7 +95,7 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
       // generic plan instead of planning every execution. Datetimes are read and written as UTC,
       // also from a timestamptz column.
       afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-        connection.query("SET jit = off; SET plan_cache_mode = force_generic_plan; SET TIME ZONE 'UTC'", (error) => done(error, connection));
+        connection.query(POSTGRES_SESSION, (error) => done(error, connection));
       },
     },
   });

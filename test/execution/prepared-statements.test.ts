@@ -25,8 +25,8 @@ import type { Knex } from 'knex';
   const prepared = async () => Number((await knex.raw('SELECT count(*) AS n FROM pg_prepared_statements')).rows[0].n);
 
   it('reuses the statement of a shape it has prepared', async () => {
-    // A new shape's entries are first joined by the database (it may be heavy); once it has run
-    // fast, the plain statement is prepared and reused from then on.
+    // A new shape counts as heavy and first runs in a body worker, on a connection of its own;
+    // once it has run fast, the API's connection prepares it and reuses it from then on.
     await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=1');
     await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=0');
     const before = await prepared();
@@ -41,8 +41,11 @@ import type { Knex } from 'knex';
     for (const sort of ['id', 'views', 'title']) {
       for (let length = 1; length <= 100; length += 1) {
         const ids = Array.from({ length }, (_, index) => `filters[id][$in][${index}]=${index + 1}`).join('&');
-        const response = await served.request.get(`/api/articles?fields[0]=title&pagination[withCount]=false&sort=${sort}&${ids}`);
-        expect(response.status).to.equal(200);
+        // The second time, the shape is known to be light and runs on the API's connection.
+        for (let time = 0; time < 2; time += 1) {
+          const response = await served.request.get(`/api/articles?fields[0]=title&pagination[withCount]=false&sort=${sort}&${ids}`);
+          expect(response.status).to.equal(200);
+        }
         most = Math.max(most, await prepared());
       }
     }
