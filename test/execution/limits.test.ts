@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { weakEtag } from '../../plugin/format/etag.js';
-import { PACED_SLICE_BYTES } from '../../plugin/http/paced-body.js';
+import { PACED_BODY_BYTES } from '../../plugin/http/paced-body.js';
 import { serveFixture, type ServedApi } from '../support/api.js';
 import { testDatabaseKinds } from '../support/databases.js';
 
@@ -70,7 +70,7 @@ for (const kind of testDatabaseKinds()) {
         });
         const body = response.body as Buffer;
         expect(response.status).to.equal(200);
-        expect(body.length).to.be.above(4 * PACED_SLICE_BYTES);
+        expect(body.length).to.be.above(PACED_BODY_BYTES);
         expect(response.headers['transfer-encoding']).to.equal(undefined);
         expect(Number(response.headers['content-length'])).to.equal(body.length);
         expect(response.headers.etag).to.equal(weakEtag(body));
