@@ -94,6 +94,8 @@ export class PostgresBodyPool {
         const worker = slot.worker;
         if (!worker) return;
         slot.worker = null;
+        slot.job?.reject(new BodyWorkerFailure('the executor is closed', null, false));
+        slot.job = null;
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
         worker.postMessage('close');
         await exited;
@@ -142,13 +144,16 @@ export class PostgresBodyPool {
     this.dispatch();
   }
 
-  /** The thread failed or stopped: its statement fails, and the next one starts another thread. */
+  /**
+   * The thread failed or stopped: its statement fails as on a lost connection (the executor tries
+   * the next target, or answers 503), and the next statement starts another thread.
+   */
   private lose(slot: Slot, worker: Worker, error: Error): void {
     if (slot.worker !== worker) return;
     slot.worker = null;
     const job = slot.job;
     slot.job = null;
-    job?.reject(error);
+    job?.reject(new BodyWorkerFailure(error.message, null, true));
     this.dispatch();
   }
 }

@@ -3,6 +3,8 @@
  * the request's deadline, spread over read replicas when there are some (read-targets.ts). A
  * server that cannot be reached, or that drops the connection under a statement, is a 503 — after
  * the statement was tried on every other target the deadline allows: reading twice is harmless.
+ * Heavy bodies are read by body workers on connections of their own (postgres-body-pool.ts), so
+ * that the event loop receives their bytes, not megabytes of string to decode and encode.
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
