@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
+import { openedByThePlugin } from '../storage/database.js';
 import { receivedBody, slabFlags } from './body-slabs.js';
 import type { PostgresWorkerRequest, PostgresWorkerResponse, PostgresWorkerSetup } from './postgres-worker.js';
 import type { BuiltBody } from './sqlite-statements.js';
@@ -58,13 +59,14 @@ export class PostgresBodyPool {
   }
 
   /**
-   * A pool for these databases (the primary, then the replicas); null when one of them was opened
-   * from a connection setting a thread cannot be given (a function), whose heavy bodies then stay
-   * on the event loop.
+   * A pool for these databases (the primary, then the replicas); null unless the plugin opened
+   * them all itself (openDatabase): a host's knex may set up its connections in ways a thread
+   * cannot repeat, and its heavy bodies then stay on the event loop.
    */
   static for(databases: readonly Knex[], options: BodyPoolOptions): PostgresBodyPool | null {
     const targets: (string | object)[] = [];
     for (const database of databases) {
+      if (!openedByThePlugin(database)) return null;
       const connection = (database.client.config as { connection?: unknown }).connection;
       try {
         if (typeof connection !== 'string' && (typeof connection !== 'object' || connection === null)) return null;

@@ -80,7 +80,7 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
     });
   }
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  return knexFactory({
+  const knex = knexFactory({
     client: 'pg',
     // Without a bound, a connection to an unreachable host waits for the kernel's TCP timeout.
     connection: { connectionString: location.target, connectionTimeoutMillis: connectTimeout },
@@ -99,4 +99,18 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
       },
     },
   });
+  postgresOpenedHere.add(knex);
+  return knex;
+}
+
+/** The PostgreSQL databases openDatabase opened: their connections need POSTGRES_SESSION and nothing else. */
+const postgresOpenedHere = new WeakSet<Knex>();
+
+/**
+ * Whether the plugin opened this PostgreSQL database itself, so that another thread may open
+ * connections of its own to it with the same settings; a host's knex may set up its sessions in
+ * ways only its own pool knows (a search_path, a role).
+ */
+export function openedByThePlugin(knex: Knex): boolean {
+  return postgresOpenedHere.has(knex);
 }

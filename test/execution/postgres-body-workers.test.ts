@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { openDatabase } from '../../plugin/storage/database.js';
 import { fixtureDatabase, repoRoot, serveApi, statementsOf, type ServedApi } from '../support/api.js';
 import { postgresServerUrl } from '../support/databases.js';
@@ -47,6 +47,21 @@ function threadNiceValues(): number[] {
       expect(JSON.parse(first.text).data).to.have.length(10);
     } finally {
       await served.close();
+    }
+  });
+
+  it("keeps the heavy bodies of a host's own knex on the event loop: its sessions may need what only its pool does", async () => {
+    const hostKnex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
+    const served = await serveApi({ root: repoRoot, database: hostKnex, sync: false });
+    const before = threadNiceValues().filter((nice) => nice === 19).length;
+    try {
+      const response = await served.request.get('/api/articles?populate=*&pagination[pageSize]=9');
+      expect(response.status).to.equal(200);
+      expect(JSON.parse(response.text).data).to.have.length(9);
+      expect(threadNiceValues().filter((nice) => nice === 19).length).to.equal(before);
+    } finally {
+      await served.close();
+      await hostKnex.destroy();
     }
   });
 
