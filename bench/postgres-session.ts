@@ -4,10 +4,8 @@
  * backends, whose CPU counts as the server's (the statements run there, not in Node).
  */
 import pg from 'pg';
+import { POSTGRES_SESSION } from '../plugin/storage/postgres-session.js';
 import { pidsCpu } from './proc-cpu.js';
-
-/** What plugin/storage/database.ts sets on every connection of the plugin (jit, generic plans, UTC). */
-const PLUGIN_SESSION = "SET jit = off; SET plan_cache_mode = force_generic_plan; SET TIME ZONE 'UTC'";
 
 export class PostgresSession {
   private constructor(
@@ -20,7 +18,7 @@ export class PostgresSession {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(PLUGIN_SESSION);
+      await client.query(POSTGRES_SESSION);
       const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       return new PostgresSession(client, rows[0]!.pid);
     } catch (error) {

@@ -7,15 +7,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
+import type pg from 'pg';
 import { openedByThePlugin } from '../storage/database.js';
 import { receivedBody, slabFlags } from './body-slabs.js';
 import type { PostgresWorkerRequest, PostgresWorkerResponse, PostgresWorkerSetup } from './postgres-worker.js';
 import type { BuiltBody } from './sqlite-statements.js';
+import { HEAVY_WORKER_NICE } from './thread-priority.js';
 
 const WORKER_URL = new URL('./postgres-worker.js', import.meta.url);
-
-/** The workers' scheduling priority: the lowest, below the event loop (as SQLite's heavy read workers). */
-const BODY_WORKER_NICE = 19;
 
 /** A statement the worker could not run; `lost` when its target was unreachable or dropped the connection. */
 export class BodyWorkerFailure extends Error {
@@ -27,6 +26,8 @@ export class BodyWorkerFailure extends Error {
     super(message);
   }
 }
+
+const closedFailure = () => new BodyWorkerFailure('the executor is closed', null, false);
 
 interface Job {
   readonly request: PostgresWorkerRequest;
@@ -52,7 +53,7 @@ export class PostgresBodyPool {
   private closed = false;
 
   private constructor(
-    private readonly targets: readonly (string | object)[],
+    private readonly targets: readonly pg.ClientConfig[],
     private readonly options: BodyPoolOptions,
   ) {
     this.slots = Array.from({ length: options.size }, () => ({ worker: null, lent: slabFlags(), job: null }));
@@ -64,23 +65,15 @@ export class PostgresBodyPool {
    * cannot repeat, and its heavy bodies then stay on the event loop.
    */
   static for(databases: readonly Knex[], options: BodyPoolOptions): PostgresBodyPool | null {
-    const targets: (string | object)[] = [];
-    for (const database of databases) {
-      if (!openedByThePlugin(database)) return null;
-      const connection = (database.client.config as { connection?: unknown }).connection;
-      try {
-        if (typeof connection !== 'string' && (typeof connection !== 'object' || connection === null)) return null;
-        targets.push(structuredClone(connection));
-      } catch {
-        return null;
-      }
-    }
+    if (!databases.every(openedByThePlugin)) return null;
+    // openDatabase's settings: a connection string and a connect timeout, which a thread can be given.
+    const targets = databases.map((database) => structuredClone((database.client.config as { connection: pg.ClientConfig }).connection));
     return new PostgresBodyPool(targets, options);
   }
 
   /** The body of `sql` (wrapped with the budget) run on target number `target` under the prepared statement `name`. */
   body(target: number, sql: string, values: readonly unknown[], name: string): Promise<{ body: BuiltBody; milliseconds: number }> {
-    if (this.closed) return Promise.reject(new BodyWorkerFailure('the executor is closed', null, false));
+    if (this.closed) return Promise.reject(closedFailure());
     return new Promise((resolve, reject) => {
       this.waiting.push({ request: { id: this.nextId++, target, sql, values, name }, resolve, reject });
       this.dispatch();
@@ -90,13 +83,13 @@ export class PostgresBodyPool {
   /** Refuses what waits, lets each worker finish its statement and close its connections. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) job.reject(new BodyWorkerFailure('the executor is closed', null, false));
+    for (const job of this.waiting.splice(0)) job.reject(closedFailure());
     await Promise.all(
       this.slots.map(async (slot) => {
         const worker = slot.worker;
         if (!worker) return;
         slot.worker = null;
-        slot.job?.reject(new BodyWorkerFailure('the executor is closed', null, false));
+        slot.job?.reject(closedFailure());
         slot.job = null;
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
         worker.postMessage('close');
@@ -119,9 +112,9 @@ export class PostgresBodyPool {
     // A new worker has new slabs: bodies the last one lent are given back to flags nobody reads.
     slot.lent = slabFlags();
     const setup: PostgresWorkerSetup = {
-      targets: this.targets as PostgresWorkerSetup['targets'],
+      targets: this.targets,
       statementTimeout: this.options.statementTimeout,
-      nice: BODY_WORKER_NICE,
+      nice: HEAVY_WORKER_NICE,
       lent: slot.lent.buffer as SharedArrayBuffer,
     };
     const worker = new Worker(WORKER_URL, { workerData: setup });

@@ -15,20 +15,12 @@ import { postgresDialect } from './dialect/postgres.js';
 import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
 import { ReadTargets } from './read-targets.js';
 import { BodyWorkerFailure, PostgresBodyPool } from './postgres-body-pool.js';
-import { connectionLost, timedOut } from './postgres-failures.js';
+import { connectionLost, makeRoomToPrepare, timedOut, type PreparingConnection } from './postgres-connections.js';
 import { StatementCosts } from './statement-costs.js';
 
-/**
- * Prepared statements a connection keeps before they are all released: each distinct query shape
- * prepares one, and callers choose the shapes.
- */
-const MAX_PREPARED_PER_CONNECTION = 200;
-
-interface PostgresConnection {
+interface PostgresConnection extends PreparingConnection {
   query(config: { text: string; values: readonly unknown[]; rowMode: 'array'; name?: string }): Promise<{ rows: unknown[][] }>;
   query(text: string): Promise<unknown>;
-  /** pg's record of the statements prepared on this connection. */
-  connection: { parsedStatements: Record<string, string> };
 }
 
 /** A target could not run the statement for reasons of its own: another target may. */
@@ -63,11 +55,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
         timed.add(connection);
       }
       const name = statementName(statement);
-      const prepared = connection.connection.parsedStatements;
-      if (!(name in prepared) && Object.keys(prepared).length >= MAX_PREPARED_PER_CONNECTION) {
-        await connection.query('DEALLOCATE ALL');
-        connection.connection.parsedStatements = {};
-      }
+      await makeRoomToPrepare(connection, name);
       const started = performance.now();
       const result = await connection.query({ text: statement.sql, values: statement.values, rowMode: 'array', name });
       return { rows: result.rows, milliseconds: performance.now() - started };

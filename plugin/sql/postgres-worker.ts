@@ -5,17 +5,17 @@
  * held the event loop for tens of milliseconds, beside the light requests it serves. Here they
  * happen on another thread, at the lowest scheduling priority. One statement at a time.
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { weakEtag } from '../format/etag.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, POSTGRES_SESSION } from '../storage/postgres-session.js';
+import { POSTGRES_SESSION } from '../storage/postgres-session.js';
 import { BodySlabs, ownBuffer, type SlabBody } from './body-slabs.js';
-import { connectionLost } from './postgres-failures.js';
+import { connectionLost, makeRoomToPrepare, type PreparingConnection } from './postgres-connections.js';
+import { setThisThreadNice } from './thread-priority.js';
 
 export interface PostgresWorkerSetup {
-  /** How to connect to each target, by index: the primary, then the replicas (a pg connection string or config). */
-  readonly targets: readonly (string | pg.ClientConfig)[];
+  /** How to connect to each target, by index: the primary, then the replicas (their pg connection settings). */
+  readonly targets: readonly pg.ClientConfig[];
   /** Every connection's statement_timeout (ms): the request's time budget. */
   readonly statementTimeout: number;
   /** This thread's scheduling priority. */
@@ -56,20 +56,11 @@ export type PostgresWorkerResponse =
       readonly lost: boolean;
     };
 
-/** Prepared statements a connection keeps before they are all released (as postgres-executor.ts). */
-const MAX_PREPARED_PER_CONNECTION = 200;
-
 /** pg's client, with its record of the statements prepared on the connection. */
-type Connection = pg.Client & { connection: { parsedStatements: Record<string, string> } };
+type Connection = pg.Client & Pick<PreparingConnection, 'connection'>;
 
 const setup = workerData as PostgresWorkerSetup;
-if (setup.nice) {
-  try {
-    setPriority(0, setup.nice);
-  } catch {
-    // Where priorities cannot be changed, all threads share the cores equally.
-  }
-}
+setThisThreadNice(setup.nice);
 const slabs = new BodySlabs(new Int32Array(setup.lent));
 const connections = new Map<number, Promise<Connection>>();
 
@@ -85,9 +76,7 @@ function connectionTo(target: number): Promise<Connection> {
 }
 
 async function connect(target: number): Promise<Connection> {
-  const config = setup.targets[target]!;
-  const settings = typeof config === 'string' ? { connectionString: config } : config;
-  const client = new pg.Client({ connectionTimeoutMillis: DEFAULT_CONNECT_TIMEOUT_MS, ...settings }) as unknown as Connection;
+  const client = new pg.Client(setup.targets[target]) as unknown as Connection;
   // A connection that breaks while idle is forgotten, not an uncaught error.
   client.on('error', () => forget(target, client));
   await client.connect();
@@ -116,11 +105,7 @@ async function run(request: PostgresWorkerRequest): Promise<PostgresWorkerRespon
   }
   const started = performance.now();
   try {
-    const prepared = client.connection.parsedStatements;
-    if (!(request.name in prepared) && Object.keys(prepared).length >= MAX_PREPARED_PER_CONNECTION) {
-      await client.query('DEALLOCATE ALL');
-      client.connection.parsedStatements = {};
-    }
+    await makeRoomToPrepare(client, request.name);
     const result = await client.query({ text: request.sql, values: request.values as unknown[], rowMode: 'array', name: request.name });
     const [body, size, rows] = result.rows[0] as [string | null, number, number];
     const milliseconds = performance.now() - started;

@@ -14,6 +14,7 @@ import { CANCELLED } from '../storage/sql-functions.js';
 import { receivedBody, slabFlags } from './body-slabs.js';
 import type { BuiltBody } from './sqlite-statements.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './sqlite-worker.js';
+import { HEAVY_WORKER_NICE } from './thread-priority.js';
 
 export interface PooledResult<T> {
   readonly value: T;
@@ -59,17 +60,6 @@ interface Slot {
 }
 
 const WORKER_URL = new URL('./sqlite-worker.js', import.meta.url);
-
-/**
- * The scheduling priority (nice value) of the workers that may run heavy statements: below the
- * event loop's and the light-only worker's, so that when the cores are busy with heavy statements
- * the kernel still runs, first, the thread that answers every request and the light statements.
- * Nothing is slower when the cores are free; the heavy statements only yield. (Linux keeps a nice
- * value per thread.) The lowest priority: beside 10 connections of a 2.8 MB populate, the p99 of
- * `/api/articles/1` was 4.1–5.4 ms at nice 19 against 6.0–8.8 ms at nice 10, the heavy answers per
- * second the same.
- */
-const HEAVY_WORKER_NICE = 19;
 
 export class SqlitePool {
   private readonly slots: Slot[] = [];

@@ -6,13 +6,13 @@
  * statement. The thread itself is never stopped while it runs SQLite: a thread stopped there
  * aborts the whole process when SQLite returns an error.
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CANCELLED, registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import { BodySlabs, type SlabBody } from './body-slabs.js';
 import { SqliteStatements } from './sqlite-statements.js';
+import { setThisThreadNice } from './thread-priority.js';
 
 export interface WorkerSetup {
   readonly filename: string;
@@ -52,14 +52,7 @@ export type WorkerResponse =
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
 const setup = workerData as WorkerSetup;
-if (setup.nice) {
-  try {
-    // 0: this thread (Linux keeps a nice value per thread).
-    setPriority(0, setup.nice);
-  } catch {
-    // Where priorities cannot be changed, all threads share the cores equally, as before.
-  }
-}
+setThisThreadNice(setup.nice);
 const cancel = new Int32Array(setup.cancel);
 const cancelled = () => Atomics.load(cancel, 0) !== 0;
 // No busy timeout in SQLite itself: waits for another connection's write lock happen here, in

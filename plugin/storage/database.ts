@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { registerSqlFunctions, type SqliteConnection } from './sql-functions.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, POSTGRES_SESSION } from './postgres-session.js';
+import { POSTGRES_SESSION } from './postgres-session.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres';
 
@@ -49,7 +49,7 @@ export interface OpenOptions {
   mustExist?: boolean;
 }
 
-export { DEFAULT_CONNECT_TIMEOUT_MS };
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 
 /**
  * knex prints pool errors (a refused connection, with its stack) to the console; the plugin

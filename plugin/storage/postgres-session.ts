@@ -1,9 +1,6 @@
 /**
- * What every PostgreSQL connection of the plugin shares, whichever thread opens it: how long
- * connecting may take, and the session settings (see openDatabase in database.ts for why).
+ * The session settings of every PostgreSQL connection of the plugin, whichever thread opens it
+ * (see openDatabase in database.ts for why): JIT off, generic plans for prepared statements,
+ * datetimes as UTC. A module of its own, so that a worker thread need not load knex.
  */
-
-export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
-
-/** JIT off, generic plans for prepared statements, datetimes as UTC. */
 export const POSTGRES_SESSION = "SET jit = off; SET plan_cache_mode = force_generic_plan; SET TIME ZONE 'UTC'";
