@@ -579,6 +579,9 @@ const rules = [
   post('creates with media the token may not read', '/api/articles', {
     data: { title: 'Files unseen', headerImage: 1 },
   }, { ...restricted, note: 'restricted-token: create, find and findOne on articles, find on categories' }),
+  post('creates with media the token may not read, of a file that does not exist', '/api/articles', {
+    data: { title: 'Files probed', headerImage: 999 },
+  }, { ...restricted, note: 'restricted-token: create, find and findOne on articles, find on categories' }),
 ];
 
 export const groups = [

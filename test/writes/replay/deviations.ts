@@ -224,6 +224,8 @@ export const DEVIATIONS: readonly Deviation[] = [
   { seq: 234, reason: W17, ...refused(['description']), repair: { request: withoutData(['description']), adjust: attributeReads('description', null) } },
   { seq: 247, reason: W18, ...refused(['relatedRestaurants']), repair: { request: withoutData(['relatedRestaurants']) } },
   { seq: 248, reason: W19, ...refused(['headerImage']), repair: { request: withoutData(['headerImage']), adjust: attributeReads('headerImage', { data: null }) } },
+  // The reference tells this token that file 999 does not exist (and stored file 1 just before).
+  { seq: 249, reason: W19, ...refused(['headerImage']) },
   ...[5, 138, 142, 189, 208].map((seq) => ({ seq, reason: D8, adjust: attributeReads('viewsTotal', '9007199254740993') })),
 ];
 
