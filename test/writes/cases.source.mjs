@@ -3,7 +3,9 @@
 // users 1–8, files 1–16: images 1–14, PDFs 15–16). Ids assigned by earlier cases are therefore the
 // same on every run; a case that needs one names it through `save` and reads it from `saved`.
 //
-// A case: { name, method, path, body | rawBody, headers?, token?: 'none', save?, readBack?, note? }
+// A case: { name, method, path, body | rawBody, padding?, headers?, token?: 'none', save?, readBack?, note? }
+// padding: { path, length } puts a string of `length` "x" at `path` of the body when it is sent (a
+// body too large to keep in the recording).
 // path/body/rawBody/readBack may be functions of `saved` ({ [save]: { id, response, readBack } }).
 // readBack: a path, a function, or false; by default a successful POST/PUT is read back by id with
 // the type's populate below, a failed PUT too (to show nothing changed), and a DELETE by its path.
@@ -531,6 +533,57 @@ const permissions = [
   get('reads without a token (the public role may find articles)', '/api/categories/3?fields[0]=name', { token: 'none' }),
 ];
 
+// One case (or more) for each write rule of the README that no earlier case pinned (issue #20);
+// test/writes/RULES.md maps every rule to its cases. Appended last, so the ids earlier cases were
+// given do not move.
+const restricted = { token: 'none', headers: { Authorization: 'Bearer restricted-token' } };
+
+const rules = [
+  post('accepts or refuses a time with seconds and no fraction', '/api/articles', { data: { title: 'Time without fraction', publishTime: '14:30:15' } }),
+  post('accepts or refuses a datetime without a zone', '/api/articles', { data: { title: 'Datetime without zone', scheduledAt: '2024-06-01T14:00:00' } }),
+  post('accepts or refuses a date in year 0', '/api/articles', { data: { title: 'Year zero', publishDate: '0000-06-15' } }),
+  post('accepts or refuses a boolean given as the string "false"', '/api/articles', { data: { title: 'String false', featured: 'false' } }),
+  post('accepts or refuses a boolean given as 0', '/api/articles', { data: { title: 'Numeric false', featured: 0 } }),
+  put('updates a decimal and an integer given as numeric strings', at('restFull', '', 'restaurants'), { data: { capacity: '12', rating: '4.5' } }),
+  post('accepts or refuses a NUL character in a text value', '/api/categories', { data: { name: 'Nul inside', description: 'before\u0000after' } }),
+  post('creates an article with a manyToOne relation given as {id}', '/api/articles', { data: { title: 'Rel as object', category: { id: 3 } } }),
+  post('creates an article with a manyToMany relation as an array of {id} objects', '/api/articles', {
+    data: { title: 'Rel as objects', categories: [{ id: 5 }, { id: 3 }] },
+  }),
+  post('creates an article with two categories, to update below', '/api/articles', {
+    data: { title: 'Rel to update', categories: [4, 5] },
+  }, { save: 'relToUpdate' }),
+  put('updates with {set}, {connect} and {disconnect} together: set wins', at('relToUpdate'), {
+    data: { categories: { set: [3, 6], connect: [4], disconnect: [6] } },
+  }),
+  put('disconnects and connects the same linked id: disconnect runs first', at('relToUpdate'), {
+    data: { categories: { disconnect: [3], connect: [3] } },
+  }),
+  post('creates an article taking a user another article already has as author (one-way oneToOne)', '/api/articles', {
+    data: { title: 'Shares author 2', author: 2 },
+  }),
+  get('reads article 9 back: its author stays', '/api/articles/9?publicationState=preview&fields[0]=title&populate[author][fields][0]=username'),
+  post('creates an article featured by a category that featured another (oneToOne, mappedBy side)', '/api/articles', {
+    data: { title: 'Featured in 8', featuredIn: 8 },
+  }),
+  get('reads article 16 back: category 8 no longer features it', '/api/articles/16?publicationState=preview&fields[0]=title&populate[featuredIn][fields][0]=name'),
+  post('refuses a uid taken by a draft', '/api/articles', { data: { title: 'Slug of a draft', slug: 'the-honest-report-9' } }),
+  put('refuses an update to a uid taken in another locale', '/api/articles/2', { data: { slug: 'the-quick-interview-1-fr' } }),
+  post('answers a body over 1 MB', '/api/categories', { data: { name: 'Too large' } }, {
+    padding: { path: ['data', 'description'], length: 1_100_000 },
+    note: 'the body is padded when sent: `padding` puts a string of that many "x" at that path',
+  }),
+  post('creates with a relation to a type the token may not read', '/api/articles', {
+    data: { title: 'Restaurants unseen', relatedRestaurants: [1], category: 3 },
+  }, { ...restricted, note: 'restricted-token: create, find and findOne on articles, find on categories' }),
+  post('creates with media the token may not read', '/api/articles', {
+    data: { title: 'Files unseen', headerImage: 1 },
+  }, { ...restricted, note: 'restricted-token: create, find and findOne on articles, find on categories' }),
+  post('creates with media the token may not read, of a file that does not exist', '/api/articles', {
+    data: { title: 'Files probed', headerImage: 999 },
+  }, { ...restricted, note: 'restricted-token: create, find and findOne on articles, find on categories' }),
+];
+
 export const groups = [
   { group: 'create', cases: create },
   { group: 'relations', cases: relations },
@@ -543,4 +596,5 @@ export const groups = [
   { group: 'localizations', cases: localizations },
   { group: 'delete', cases: deletes },
   { group: 'permissions', cases: permissions },
+  { group: 'rules', cases: rules },
 ];

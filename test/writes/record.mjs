@@ -5,7 +5,7 @@
 //   node test/writes/record.mjs [--port 4502] [--out test/writes/recorded] [--keep]
 //
 // Every run starts from a fresh copy of the small conformance fixture with a full-access API token
-// inserted, serves it with the reference (../shared/oracle/serve.sh; install.sh first), sends the
+// (and a restricted one) inserted, serves it with the reference (../shared/oracle/serve.sh; install.sh first), sends the
 // cases in order and writes <out>/<group>.json plus <out>/index.json. Ids are kept exact: the
 // replay sends the same requests in the same order to a fresh copy, so it is assigned the same ids.
 // Timestamps the run itself produced are replaced by "<now>" (see recorded/README.md).
@@ -26,6 +26,8 @@ const serveScript = join(shared, 'oracle', 'serve.sh');
 
 /** The token every case sends unless it says `token: "none"`; the app's salt is fixed. */
 export const WRITER_TOKEN = 'writer-token';
+/** A custom token with a few read and create permissions (insertRestrictedToken). */
+export const RESTRICTED_TOKEN = 'restricted-token';
 const API_TOKEN_SALT = 'oracle-api-token-salt';
 
 function option(name, fallback) {
@@ -50,8 +52,30 @@ function prepareDatabase(dir) {
     .prepare(`INSERT INTO strapi_api_tokens (name, description, type, access_key, created_at, updated_at)
               VALUES ('writer', '', 'full-access', ?, ?, ?)`)
     .run(accessKey, at, at);
+  insertRestrictedToken(sqlite, at);
   sqlite.close();
   return db;
+}
+
+/**
+ * A custom token that may create and read articles and find categories, nothing else: the cases
+ * that relate to types a role may not read send it.
+ */
+function insertRestrictedToken(sqlite, at) {
+  const accessKey = createHmac('sha512', API_TOKEN_SALT).update(RESTRICTED_TOKEN).digest('hex');
+  const token = sqlite
+    .prepare(`INSERT INTO strapi_api_tokens (name, description, type, access_key, created_at, updated_at)
+              VALUES ('restricted', '', 'custom', ?, ?, ?)`)
+    .run(accessKey, at, at).lastInsertRowid;
+  const actions = ['api::article.article.create', 'api::article.article.find', 'api::article.article.findOne', 'api::category.category.find'];
+  for (const [order, action] of actions.entries()) {
+    const permission = sqlite
+      .prepare('INSERT INTO strapi_api_token_permissions (action, created_at, updated_at) VALUES (?, ?, ?)')
+      .run(action, at, at).lastInsertRowid;
+    sqlite
+      .prepare('INSERT INTO strapi_api_token_permissions_token_links (api_token_permission_id, api_token_id, api_token_permission_order) VALUES (?, ?, ?)')
+      .run(permission, token, order + 1);
+  }
 }
 
 function serve(db, dir) {
@@ -90,7 +114,7 @@ async function send(request) {
   if (request.token !== 'none') headers.Authorization = `Bearer ${WRITER_TOKEN}`;
   let body;
   if (request.rawBody !== undefined) body = request.rawBody;
-  else if (request.body !== undefined) body = JSON.stringify(request.body);
+  else if (request.body !== undefined) body = JSON.stringify(padded(request.body, request.padding));
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['Content-Type'] = 'application/json';
   }
@@ -102,6 +126,15 @@ async function send(request) {
     // A few answers are not JSON at all (the router's 405 is plain text): kept as text.
     return { status: response.status, response: null, responseText: text };
   }
+}
+
+/** The body with a string of `length` "x" at `path`: a body too large to keep in the recording. */
+function padded(body, padding) {
+  if (!padding) return body;
+  const copy = structuredClone(body);
+  const parent = padding.path.slice(0, -1).reduce((node, key) => node[key], copy);
+  parent[padding.path[padding.path.length - 1]] = 'x'.repeat(padding.length);
+  return copy;
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -153,6 +186,7 @@ async function runCases(runStartedAt) {
       const request = { method: testCase.method, path: resolveValue(testCase.path, saved) };
       if (testCase.rawBody !== undefined) request.rawBody = resolveValue(testCase.rawBody, saved);
       else if (testCase.body !== undefined) request.body = resolveValue(testCase.body, saved);
+      if (testCase.padding) request.padding = testCase.padding;
       if (testCase.headers) request.headers = testCase.headers;
       if (testCase.token) request.token = testCase.token;
       const result = await send(request);

@@ -1,5 +1,5 @@
 /**
- * The write replay: every write case recorded from Strapi 4.26.2 (test/writes/recorded/, 227
+ * The write replay: every write case recorded from Strapi 4.26.2 (test/writes/recorded/, 249
  * cases) sent in `seq` order to the plugin over a fresh copy of the small fixture, on SQLite and —
  * with TEST_DATABASE_URL — on PostgreSQL, each answer and read-back compared as the recording's
  * README says. Cases where we answer differently on purpose carry their own expectation

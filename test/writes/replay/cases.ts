@@ -15,6 +15,8 @@ export interface RecordedRequest {
   readonly path: string;
   readonly body?: unknown;
   readonly rawBody?: string;
+  /** A string of `length` "x" put at `path` of `body` when it is sent: a body too large to keep in the recording. */
+  readonly padding?: { readonly path: readonly (string | number)[]; readonly length: number };
   readonly headers?: Readonly<Record<string, string>>;
   /** `"none"`: no writer token (the public role, or whatever `headers` sends). */
   readonly token?: 'none';

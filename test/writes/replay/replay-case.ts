@@ -43,5 +43,6 @@ async function replayAsRecorded(agent: supertest.Agent, request: RecordedRequest
 export function describeRequest(request: RecordedRequest): string {
   const payload = request.rawBody !== undefined ? ` raw ${show(request.rawBody)}` : request.body !== undefined ? ` ${show(request.body)}` : '';
   const headers = request.headers ? ` headers ${show(request.headers)}` : '';
-  return `${request.method} ${request.path}${payload}${headers}${request.token === 'none' ? ' (no token)' : ''}`;
+  const padding = request.padding ? ` padded with ${request.padding.length} "x" at ${request.padding.path.join('.')}` : '';
+  return `${request.method} ${request.path}${payload}${padding}${headers}${request.token === 'none' ? ' (no token)' : ''}`;
 }

@@ -1,7 +1,8 @@
 /**
  * Sends a recorded request the way the recorder did (test/writes/record.mjs): `Accept:
  * application/json`, the writer token unless `token: "none"`, `body` as JSON, `rawBody` as the
- * exact string with `Content-Type: application/json` unless the case's headers name another.
+ * exact string with `Content-Type: application/json` unless the case's headers name another, and
+ * `padding` filled in.
  */
 import type supertest from 'supertest';
 import type { RecordedRequest } from './cases.js';
@@ -9,6 +10,8 @@ import type { ReceivedAnswer } from './compare.js';
 
 /** The token the recording sent; the replay's permissions.yaml holds its hash. */
 export const WRITER_TOKEN = 'writer-token';
+/** The recording's custom token that may create and read articles and find categories only. */
+export const RESTRICTED_TOKEN = 'restricted-token';
 
 /** A GET with the writer token: how read-backs go out. */
 export function readRequest(path: string): RecordedRequest {
@@ -19,7 +22,7 @@ export async function sendRequest(agent: supertest.Agent, request: RecordedReque
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (request.token !== 'none') headers.Authorization = `Bearer ${WRITER_TOKEN}`;
   Object.assign(headers, request.headers);
-  const payload = request.rawBody ?? (request.body !== undefined ? JSON.stringify(request.body) : undefined);
+  const payload = request.rawBody ?? (request.body !== undefined ? JSON.stringify(padded(request)) : undefined);
   if (payload !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
   let pending = agent[methodOf(request)](request.path).set(headers);
   // A string is sent as it is: superagent serializes only objects.
@@ -33,6 +36,15 @@ export async function sendRequest(agent: supertest.Agent, request: RecordedReque
   });
   const text = typeof response.body === 'string' ? response.body : '';
   return { status: response.status, body: parseJson(text), text };
+}
+
+/** The body with the request's padding in place, as the recorder sent it. */
+function padded({ body, padding }: RecordedRequest): unknown {
+  if (!padding) return body;
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  const parent = padding.path.slice(0, -1).reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, copy);
+  parent[padding.path[padding.path.length - 1]!] = 'x'.repeat(padding.length);
+  return copy;
 }
 
 function methodOf(request: RecordedRequest): 'get' | 'post' | 'put' | 'delete' {
