@@ -122,8 +122,8 @@ const W11 = 'W11 no such route: 405 in the JSON error envelope (Strapi: plain te
 const W12 = 'W12 a missing related entry or file is named by its path (Strapi: path [])';
 const W13 = 'W13 a zone item without a known __component lists that problem alone (Strapi adds one of its own, path [])';
 const W14 = 'W14 a path that names no route is a 404 (Strapi: 405)';
-const W17 = 'W17 localizations given in a created entry\'s data join the group and take its non-localized attributes whatever the request populates; answers show the group after the write';
 const W15 = 'W15 a string holds at most 255 characters, its column size in the layout (Strapi stores more on SQLite, fails on PostgreSQL)';
+const W16 = 'W16 localizations given in a created entry\'s data join the group and take its non-localized attributes whatever the request populates; answers show the group after the write';
 
 export const DEVIATIONS: readonly Deviation[] = [
   { seq: 12, reason: W2, ...refused(['id']), repair: { request: withoutData(['id']) } },
@@ -206,7 +206,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   { seq: 65, reason: W13, ...refused(['blocks', 0, '__component']) },
   {
     seq: 201,
-    reason: W17,
+    reason: W16,
     // The source took the new localization's non-localized attributes: its updatedAt moved.
     adjust: (recorded) => {
       const edited = structuredClone(recorded) as { answer: { response: { localizations: { updatedAt: string }[] } } };
@@ -216,7 +216,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
   {
     seq: 210,
-    reason: W17,
+    reason: W16,
     // Case 84 created article 94 listing 41: 41 lists 94 instead of its former group, and took 94's readingMinutes.
     adjust: editAttributes((attributes) => {
       Object.assign(attributes, { readingMinutes: null, updatedAt: '<now>' });
