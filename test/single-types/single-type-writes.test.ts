@@ -62,6 +62,16 @@ for (const kind of testDatabaseKinds()) {
       expect(created.body.localizations.map((entry: { id: number }) => entry.id)).to.deep.equal([1]);
     });
 
+    it('makes one first entry when two PUTs race for it', async () => {
+      for (const path of ['/api/homepage?locale=fr&publicationState=preview', '/api/homepage?publicationState=preview']) {
+        expect((await as('writer').delete(path)).status).to.equal(200);
+      }
+      const answers = await Promise.all(['One', 'Two'].map((headline) => as('writer').put('/api/homepage', { headline })));
+      // The later one updates the entry the other made, or (when both looked before either wrote) is refused.
+      for (const answer of answers) expect(answer.status === 200 || answer.body.error.message === 'singleType.alreadyExists', JSON.stringify(answer.body)).to.equal(true);
+      expect((await database.knex('homepages').count({ n: '*' }))[0]!.n).to.satisfy((n: unknown) => Number(n) === 1);
+    });
+
     it('needs update and delete', async () => {
       expect((await as('editor').put('/api/homepage', { headline: 'x' })).status).to.equal(403);
       expect((await as('editor').delete('/api/homepage')).status).to.equal(403);
