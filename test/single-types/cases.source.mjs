@@ -93,6 +93,10 @@ const articleLocalizations = [
   get('reads the article created', article(52)),
   put('ignores localizations on a PUT', `/api/articles/52?${watched}`, { readingMinutes: 55, localizations: [43] }),
   get('reads 43', article(43)),
+  post('creates an article listing 44, populating localizations but not selecting readingMinutes', '/api/articles?fields[0]=title&populate[localizations][fields][0]=locale', {
+    data: { title: 'Fields without it', readingMinutes: 33, localizations: [44] },
+  }),
+  get('reads 44: linked back, readingMinutes not copied', article(44)),
 ];
 
 export const groups = [
