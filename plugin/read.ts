@@ -6,7 +6,7 @@ import { grantsFor, type Action, type Permissions } from './access/permissions.j
 import { authorize } from './access/authorize.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { parseQuery, type QueryLimits } from './query/parse.js';
-import type { RootQuery } from './query/tree.js';
+import { answerShape, type RootQuery } from './query/tree.js';
 import type { Model, Registry } from './schema/registry.js';
 import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from './sql/compile.js';
 import { PlanCache, type Plan } from './plan-cache.js';
@@ -58,11 +58,17 @@ export function planRead(
   if (!grants.can(request.model.uid, request.action)) throw new ForbiddenError();
   const query = parseQueryString(request.querystring);
   const tree = parseQuery(engine.registry, { ...request, query }, engine.limits);
-  const single = request.model.kind === 'singleType';
-  const root: RootQuery = single
-    ? { ...tree, pagination: { mode: 'page', page: 1, pageSize: 1, withCount: false }, filters: null, sort: [], search: null }
-    : tree;
-  return authorize(root, grants);
+  return authorize(request.model.kind === 'singleType' ? { ...tree, pagination: singleTypeWindow(tree) } : tree, grants);
+}
+
+/**
+ * A single type's read takes its filters, `_q` and sort, but no pagination (Strapi reads it with
+ * findOne, or every locale's entry at once): its first entry, or with `locale=all` all of them
+ * (no more than the locales).
+ */
+function singleTypeWindow(tree: RootQuery): RootQuery['pagination'] {
+  const pageSize = answerShape(tree) === 'locales' ? Number.MAX_SAFE_INTEGER : 1;
+  return { mode: 'page', page: 1, pageSize, withCount: false };
 }
 
 /** The plan of `root()` for a request, compiled once per role, route and query string. */
@@ -117,7 +123,7 @@ async function execute(engine: ReadEngine, { root, compiled }: Plan, request: Re
   const body = await engine.executor.body(withId(compiled.body, request.id), stats, request.deadline, engine.maxResponseBytes);
   try {
     checkResponseSize(root, body.size, engine.maxResponseBytes);
-    if (!body.rows && (root.action === 'findOne' || root.model.kind === 'singleType')) throw new NotFoundError();
+    if (!body.rows && answerShape(root) === 'entry') throw new NotFoundError();
   } catch (error) {
     body.release?.();
     throw error;

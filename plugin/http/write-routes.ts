@@ -1,7 +1,7 @@
 /**
  * The write routes, Strapi v4's: `POST /<plural>`, `PUT` and `DELETE /<plural>/:id`,
- * `POST /<plural>/:id/localizations` for localized types, and `PUT`/`DELETE /<singular>` for
- * single types. The caller's permission is checked before the body is read: a role that may not
+ * `POST /<plural>/:id/localizations` for localized types, and `PUT`/`DELETE /<singular>` (and
+ * `POST /<singular>/localizations`) for single types. The caller's permission is checked before the body is read: a role that may not
  * write learns nothing from a 400.
  */
 import type Router from '@koa/router';
@@ -12,7 +12,7 @@ import { NotFoundError } from '../errors.js';
 import type { ReadResult } from '../read.js';
 import type { Model } from '../schema/registry.js';
 import { createLocalization } from '../write/localizations.js';
-import { deleteSingleType, putSingleType } from '../write/single-type.js';
+import { deleteSingleType, localizeSingleType, putSingleType } from '../write/single-type.js';
 import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest } from '../write/write.js';
 import { parseEntryId } from './entry-id.js';
 import { readJsonBody } from './read-body.js';
@@ -27,6 +27,7 @@ export function addWriteRoutes(router: Router, engine: WriteEngine, options: Rou
     if (model.kind === 'singleType') {
       router.put(`/${segment}`, route(model, 'update', true, (request, grants) => putSingleType(engine, request, grants)));
       router.delete(`/${segment}`, route(model, 'delete', false, (request) => deleteSingleType(engine, request)));
+      if (model.localized) router.post(`/${segment}/localizations`, route(model, 'create', true, (request, grants) => localizeSingleType(engine, request, grants)));
       continue;
     }
     router.post(`/${segment}`, route(model, 'create', true, (request, grants) => createEntry(engine, request, grants)));

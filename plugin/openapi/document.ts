@@ -8,7 +8,7 @@ import type { Grants } from '../access/permissions.js';
 import { modelTypeNames } from '../codegen/names.js';
 import type { Model, Registry } from '../schema/registry.js';
 import { inputComponents, modelInputSchemas, SHARED_INPUT_NAMES, SHARED_INPUT_SCHEMAS } from './input-schemas.js';
-import { reachableModels, schemaName, type JsonSchema, type SchemaScope } from './names.js';
+import { reachableModels, ref, schemaName, type JsonSchema, type SchemaScope } from './names.js';
 import { fields, filters, ID_PARAMETER, localeAndPublication, pagination, populate, query, responses, sort, type OpenApiObject } from './parameters.js';
 import { FILTER_OPERATORS_SCHEMA, modelQuerySchemas } from './query-schemas.js';
 import { envelopeSchemas, ERROR_SCHEMA, localizationSchema, modelResponseSchemas, VALIDATION_ERROR_SCHEMA } from './response-schemas.js';
@@ -76,22 +76,26 @@ function inputSchemas(scope: SchemaScope, written: readonly Model[]): Record<str
   const schemas: Record<string, JsonSchema> = { ValidationError: VALIDATION_ERROR_SCHEMA, ...SHARED_INPUT_SCHEMAS };
   for (const model of [...written, ...inputComponents(scope, written)]) Object.assign(schemas, modelInputSchemas(scope, model));
   for (const model of written) {
-    if (model.localized && model.kind === 'collectionType' && scope.grants.can(model.uid, 'create')) schemas[`${schemaName(scope, model)}Localization`] = localizationSchema(scope, model);
+    if (model.localized && scope.grants.can(model.uid, 'create')) schemas[`${schemaName(scope, model)}Localization`] = localizationSchema(scope, model);
   }
   return schemas;
 }
 
 function listOperation(scope: SchemaScope, model: Model, options: OpenApiOptions): OpenApiObject {
   const single = model.kind === 'singleType';
-  const parameters = [fields(model), populate(scope, model)];
-  if (!single) parameters.push(filters(scope, model), sort(model), pagination(options.maxLimit ?? 100), query('_q', 'Searches the text attributes', { type: 'string' }));
-  parameters.push(...localeAndPublication(scope, model));
+  const name = schemaName(scope, model);
+  const parameters = [fields(model), populate(scope, model), filters(scope, model), sort(model)];
+  if (!single) parameters.push(pagination(options.maxLimit ?? 100));
+  parameters.push(query('_q', 'Searches the text attributes', { type: 'string' }), ...localeAndPublication(scope, model));
+  const answers = responses(`${name}${single ? 'Response' : 'ListResponse'}`, single ? [400, 401, 403, 404] : [400, 401, 403]);
+  // A localized single type answers `locale=all` with every locale's entry.
+  if (single && model.localized) answers[200] = { description: 'OK: the entry, or with `locale=all` every locale\'s entry', content: { 'application/json': { schema: { oneOf: [ref(`${name}Response`), ref(`${name}LocalesResponse`)] } } } };
   return {
-    operationId: `find${schemaName(scope, model)}`,
-    summary: single ? `The ${model.displayName} entry` : `List ${model.displayName} entries`,
+    operationId: `find${name}`,
+    summary: single ? `The ${model.displayName} entry (404 when none matches the filters)` : `List ${model.displayName} entries`,
     tags: [model.displayName],
     parameters,
-    responses: responses(`${schemaName(scope, model)}${single ? 'Response' : 'ListResponse'}`, single ? [400, 401, 403, 404] : [400, 401, 403]),
+    responses: answers,
   };
 }
 

@@ -84,7 +84,8 @@ export function modelInputSchemas(scope: SchemaScope, model: Model): Record<stri
     return { [`${name}Input`]: item({}, []), [`${name}ZoneItemInput`]: item({ __component: { const: model.uid } }, ['__component']) };
   }
   const schemas: Record<string, JsonSchema> = {};
-  const canCreate = model.kind === 'collectionType' && scope.grants.can(model.uid, 'create');
+  // A single type creates through its first PUT, and its other locales through POST /localizations.
+  const canCreate = scope.grants.can(model.uid, 'create') && (model.kind === 'collectionType' || model.localized);
   if (canCreate) {
     const locale = { type: 'string', description: 'A locale the API knows; else `?locale=`, else the default locale' };
     schemas[`${name}Input`] = { type: 'object', additionalProperties: false, required, properties: model.localized ? { ...properties, locale } : properties };
@@ -93,10 +94,12 @@ export function modelInputSchemas(scope: SchemaScope, model: Model): Record<stri
     }
   }
   if (scope.grants.can(model.uid, 'update')) {
-    const description = model.kind === 'singleType'
-      ? 'The attributes to change; the others stay. The first PUT creates the entry, and then the required attributes must be given.'
+    const single = model.kind === 'singleType';
+    const description = single
+      ? 'The attributes to change; the others stay. The PUT that creates the first entry (while the type has none) needs the required attributes.'
       : 'The attributes to change; the others stay.';
-    schemas[`${name}UpdateInput`] = { type: 'object', additionalProperties: false, description, properties };
+    const locale = { type: 'string', description: 'Only on the PUT that creates the first entry: its locale (else `?locale=`, else the default locale)' };
+    schemas[`${name}UpdateInput`] = { type: 'object', additionalProperties: false, description, properties: single && model.localized ? { ...properties, locale } : properties };
   }
   return schemas;
 }

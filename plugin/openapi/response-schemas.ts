@@ -74,7 +74,7 @@ export function modelResponseSchemas(scope: SchemaScope, model: Model): Record<s
   };
 }
 
-/** `<Name>ListResponse` and `<Name>Response`: the envelopes of a content type's routes. */
+/** `<Name>ListResponse`, `<Name>Response` (and a localized single type's `<Name>LocalesResponse`, for `locale=all`): the envelopes of a content type's routes. */
 export function envelopeSchemas(scope: SchemaScope, model: Model): Record<string, JsonSchema> {
   const entry = ref(`${schemaName(scope, model)}Entry`);
   return {
@@ -84,6 +84,9 @@ export function envelopeSchemas(scope: SchemaScope, model: Model): Record<string
       properties: { data: { type: 'array', items: entry }, meta: { type: 'object', required: ['pagination'], properties: { pagination: PAGINATION } } },
     },
     [`${schemaName(scope, model)}Response`]: { type: 'object', required: ['data', 'meta'], properties: { data: entry, meta: { type: 'object' } } },
+    ...(model.kind === 'singleType' && model.localized
+      ? { [`${schemaName(scope, model)}LocalesResponse`]: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: entry }, meta: { type: 'object' } } } }
+      : {}),
   };
 }
 

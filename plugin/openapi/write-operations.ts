@@ -1,8 +1,9 @@
 /**
  * The write operations of the document, those the role is granted (`create`, `update`, `delete`),
  * as http/write-routes.ts serves them: POST, PUT and DELETE on a collection type's routes, `POST
- * …/{id}/localizations` on a localized one, PUT and DELETE on a single type. An answer is the
- * read's entry envelope (the same schema), shaped by `fields` and `populate` as a read.
+ * …/{id}/localizations` on a localized one, PUT, DELETE and `POST …/localizations` on a single
+ * type. An answer is the read's entry envelope (the same schema), shaped by `fields` and
+ * `populate` as a read (not a single type's DELETE, which answers the entry bare).
  */
 import type { Model } from '../schema/registry.js';
 import { schemaName, ref, type JsonSchema, type SchemaScope } from './names.js';
@@ -20,7 +21,8 @@ export function writeOperations(scope: SchemaScope, model: Model): WriteOperatio
   };
   if (model.kind === 'singleType') {
     if (can('update')) add('', 'put', putSingle(scope, model));
-    if (can('delete')) add('', 'delete', deleteOperation(scope, model, null));
+    if (can('delete')) add('', 'delete', deleteSingle(scope, model));
+    if (can('create') && model.localized) add('/localizations', 'post', localizationOperation(scope, model));
     return operations;
   }
   if (can('create')) add('', 'post', createOperation(scope, model));
@@ -80,7 +82,9 @@ function putSingle(scope: SchemaScope, model: Model): OpenApiObject {
   return {
     operationId: `update${name}`,
     summary: `Change the ${model.displayName} entry, or create it`,
-    description: 'The attributes given change, the others stay; the first PUT creates the entry (in the requested locale). Answers the entry.',
+    description:
+      'The attributes given change, the others stay. While the type has no entry at all, a PUT creates it (in `data.locale`, else `?locale=`); a locale without an entry is otherwise a 400 `singleType.alreadyExists`' +
+      (model.localized ? ': create it with `POST …/localizations`' : '') + '. Answers the entry.',
     tags: [model.displayName],
     parameters: [...shaping(scope, model), ...localeParameter(model, 'The locale of the entry (default: the default locale)')],
     requestBody: dataBody(`${name}UpdateInput`),
@@ -88,26 +92,39 @@ function putSingle(scope: SchemaScope, model: Model): OpenApiObject {
   };
 }
 
-/** DELETE of an entry by id, or of the single type's entry (`id` null). */
-function deleteOperation(scope: SchemaScope, model: Model, id: OpenApiObject | null): OpenApiObject {
+function deleteOperation(scope: SchemaScope, model: Model, id: OpenApiObject): OpenApiObject {
   return {
     operationId: `delete${schemaName(scope, model)}`,
-    summary: `Delete ${id ? 'a' : 'the'} ${model.displayName} entry`,
+    summary: `Delete a ${model.displayName} entry`,
     description: 'Deletes the entry with its components; answers it as it was.',
     tags: [model.displayName],
-    parameters: id ? [id, ...shaping(scope, model)] : [...shaping(scope, model), ...localeParameter(model, 'The locale of the entry (default: the default locale)')],
+    parameters: [id, ...shaping(scope, model)],
+    responses: responses(`${schemaName(scope, model)}Response`, [400, 401, 403, 404], true),
+  };
+}
+
+/** A single type's DELETE answers the entry bare, as Strapi: `fields` and `populate` do not apply. */
+function deleteSingle(scope: SchemaScope, model: Model): OpenApiObject {
+  const drafts = model.draftAndPublish ? [query('publicationState', '`preview` finds a draft too (default `live`: a draft is a 404)', { enum: ['live', 'preview'] })] : [];
+  return {
+    operationId: `delete${schemaName(scope, model)}`,
+    summary: `Delete the ${model.displayName} entry`,
+    description: 'Deletes the entry of the locale with its components; answers it as it was, with its attributes only.',
+    tags: [model.displayName],
+    parameters: [...localeParameter(model, 'The locale of the entry (default: the default locale)'), ...drafts],
     responses: responses(`${schemaName(scope, model)}Response`, [400, 401, 403, 404], true),
   };
 }
 
 function localizationOperation(scope: SchemaScope, model: Model): OpenApiObject {
   const name = schemaName(scope, model);
+  const single = model.kind === 'singleType';
   return {
     operationId: `create${name}Localization`,
-    summary: `Create a localization of a ${model.displayName} entry`,
-    description: `The body is the new entry's attributes and its \`locale\`, without the \`data\` envelope. The new entry${model.draftAndPublish ? ' is a draft,' : ''} takes the entry's attributes that are not localized and joins its localizations. Answers Strapi's flat entity with its \`localizations\`.`,
+    summary: single ? `Create the ${model.displayName} entry in another locale` : `Create a localization of a ${model.displayName} entry`,
+    description: `The body is the new entry's attributes and its \`locale\`, without the \`data\` envelope. The new entry${model.draftAndPublish ? ' is a draft,' : ''} takes the ${single ? 'first entry\'s' : 'entry\'s'} attributes that are not localized (those the body gives go to the whole group) and joins its localizations. Answers Strapi's flat entity with its \`localizations\`.`,
     tags: [model.displayName],
-    parameters: [ID_PARAMETER],
+    parameters: single ? [] : [ID_PARAMETER],
     requestBody: requestBody(ref(`${name}LocalizationInput`)),
     responses: responses(`${name}Localization`, [400, 401, 403, 404, 413], true),
   };

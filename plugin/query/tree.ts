@@ -196,3 +196,14 @@ export interface RootQuery {
   /** `_q`: search text over the searchable fields. */
   readonly search: string | null;
 }
+
+/**
+ * What a read answers: a list with its pagination, one entry (findOne, or a single type: `{ data:
+ * entry }`, a 404 without one), or a single type's entries of every locale (`locale=all`: `{ data:
+ * [...], meta: {} }`, sorted and filtered but not paginated, as Strapi 4.26.2 answers it).
+ */
+export function answerShape(root: Pick<RootQuery, 'action' | 'model' | 'locale'>): 'list' | 'entry' | 'locales' {
+  if (root.action === 'findOne') return 'entry';
+  if (root.model.kind !== 'singleType') return 'list';
+  return root.model.localized && root.locale === null ? 'locales' : 'entry';
+}

@@ -9,7 +9,7 @@
  * shares one SQL text (and one prepared statement). The entries are read in the order of their
  * sorted subquery, as both engines aggregate rows read from a FROM subquery that is not joined.
  */
-import type { RootQuery } from '../query/tree.js';
+import { answerShape, type RootQuery } from '../query/tree.js';
 import type { Statement } from './compile.js';
 import { CompileContext } from './context.js';
 
@@ -20,9 +20,10 @@ import { CompileContext } from './context.js';
  */
 export function compileBody(context: CompileContext, root: RootQuery, entries: string, countFrom: string | null): Statement {
   const { dialect } = context;
-  const single = root.action === 'findOne' || root.model.kind === 'singleType';
+  const shape = answerShape(root);
+  const single = shape === 'entry';
   const head = textParameter(context, single ? '{"data":' : '{"data":[');
-  const tail = single ? textParameter(context, ',"meta":{}}') : paginationTail(context, root, countFrom);
+  const tail = single ? textParameter(context, ',"meta":{}}') : shape === 'locales' ? textParameter(context, '],"meta":{}}') : paginationTail(context, root, countFrom);
   const joined = `coalesce(${dialect.joinText('listed."entry"')}, '${single ? 'null' : ''}')`;
   const sql = `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries" FROM (${entries}) AS listed`;
   return { sql, values: context.values };

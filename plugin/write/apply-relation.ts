@@ -3,7 +3,6 @@
  * list is renumbered 1…n where it changed, a new link goes at the end of the target's own list,
  * and a target whose other side is to-one leaves the row it was linked to.
  */
-import type { RelationAttribute } from '../schema/registry.js';
 import type { RelationChange } from './input.js';
 import { orderRelations } from './order-relations.js';
 import { relationLinks } from './relation-links.js';
@@ -56,19 +55,4 @@ async function lastOrders(store: RowStore, table: string, targetColumn: string, 
     last: number | string | null;
   }[];
   return new Map(rows.map((row) => [Number(row.target), Number(row.last ?? 0)]));
-}
-
-/**
- * Makes a new localization a member of its source's group: every entry of the group lists every
- * other one, as Strapi's i18n plugin links them. (`localizations` given in a body is a plain
- * relation, written one way, as Strapi writes it.)
- */
-export async function joinLocalizationGroup(store: RowStore, id: number, attribute: RelationAttribute, sourceId: number): Promise<void> {
-  const change = { attribute };
-  const group = [sourceId, ...(await currentTargets(store, change, sourceId))].filter((member) => member !== id);
-  const links = relationLinks(store.registry, attribute);
-  const link = (from: number, to: number, order: number) => ({ [links.sourceColumn]: from, [links.targetColumn]: to, ...(links.orderColumn ? { [links.orderColumn]: order } : {}) });
-  const rows = group.map((member, index) => link(id, member, index + 1));
-  for (const member of group) rows.push(link(member, id, (await currentTargets(store, change, member)).length + 1));
-  await store.insertMany(links.table, rows);
 }

@@ -1,20 +1,21 @@
 /**
  * `POST /<plural>/:id/localizations`, as Strapi's i18n plugin answers it: the body is the new
  * entry's attributes with its `locale` (no `data` envelope); the new entry is a draft in that
- * locale, takes the source's attributes that are not localized, and joins the source's group of
- * localizations. The answer is Strapi's flat entity with its `localizations`, not the envelope.
+ * locale, takes the source's attributes that are not localized (those the body gives win, and go
+ * to the whole group), and joins the source's group of localizations. The answer is Strapi's flat
+ * entity with its `localizations`, not the envelope.
  */
 import { ApplicationError, DataValidationError, NotFoundError, type DataProblem } from '../errors.js';
-import { parseColumnValue } from '../storage/model-values.js';
-import type { Model, RelationAttribute } from '../schema/registry.js';
+import type { Model } from '../schema/registry.js';
 import { insertRow } from './apply-row.js';
-import { currentTargets, joinLocalizationGroup } from './apply-relation.js';
+import { currentTargets } from './apply-relation.js';
 import { checkReferences } from './check-references.js';
 import { isPlainObject } from './parse-data.js';
+import { joinLocalizationGroup, localizationsOf, sharedColumns } from './localization-group.js';
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
-import { answerOf, checkLocale, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
+import { answerOf, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
@@ -22,19 +23,20 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
   const problems: DataProblem[] = [];
   const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
-  const localizations = model.attributes.get('localizations') as RelationAttribute;
+  const localizations = localizationsOf(model);
   const locales = await engine.locales();
   const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, write), localizations.link.table], deadline: request.deadline }, async (store) => {
     const source = (await store.trx(model.tableName).where({ id: request.id }).first()) as Record<string, unknown> | undefined;
-    if (!source) throw new NotFoundError();
-    const code = checkLocale(locales, locale);
+    if (!source) throw new NotFoundError('Entity not found');
+    if (typeof locale !== 'string' || !locales.has(locale)) throw new ApplicationError('locale is invalid');
     const group = await currentTargets(store, { attribute: localizations }, request.id);
     const used = new Set([source.locale, ...(await localesOf(store, model, group))]);
-    if (used.has(code)) throw new ApplicationError('locale is already used');
+    if (used.has(locale)) throw new ApplicationError('locale is already used');
     if (problems.length) throw new DataValidationError(problems);
     await checkReferences(store, write, null);
-    const created = await insertRow(store, write, { ...sharedColumns(store, model, source), ...newEntryColumns(store, model, write, code, false) });
-    await joinLocalizationGroup(store, created, localizations, request.id);
+    const inherited = omitColumns(sharedColumns(store, model, source), model, Object.keys(write.values));
+    const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
+    await joinLocalizationGroup(store, model, created, request.id);
     return created;
   });
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
@@ -49,15 +51,14 @@ async function localesOf(store: RowStore, model: Model, ids: readonly number[]):
   return rows.map((row) => row.locale);
 }
 
-/** The source's values of the scalar attributes shared by every locale, as the models hold them. */
-function sharedColumns(store: RowStore, model: Model, source: Record<string, unknown>): Record<string, unknown> {
-  const columns: Record<string, unknown> = {};
-  for (const attribute of model.attributes.values()) {
-    if (attribute.kind !== 'scalar' || attribute.implicit || attribute.localized) continue;
-    const type = store.schema.columnTypes.get(model.tableName)!.get(attribute.column)!;
-    columns[attribute.column] = parseColumnValue(store.client, type, source[attribute.column]);
+/** `columns` without those of the attributes the body gives: the body's values win over the source's. */
+function omitColumns(columns: Record<string, unknown>, model: Model, given: readonly string[]): Record<string, unknown> {
+  const kept = { ...columns };
+  for (const name of given) {
+    const attribute = model.attributes.get(name);
+    if (attribute?.kind === 'scalar') delete kept[attribute.column];
   }
-  return columns;
+  return kept;
 }
 
 interface Envelope {

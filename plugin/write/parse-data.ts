@@ -107,9 +107,10 @@ function isWritable(attribute: Attribute): boolean {
   return true;
 }
 
+/** Required relations, components and zones; not media, which Strapi 4.26.2 does not check on the content API (at any depth). */
 function checkRequired(model: Model, data: Record<string, unknown>, path: DataPath, problems: DataProblem[]): void {
   for (const attribute of model.attributes.values()) {
-    if (attribute.kind === 'scalar' || attribute.kind === 'internal' || attribute.kind === 'morph' || !attribute.required) continue;
+    if (attribute.kind === 'scalar' || attribute.kind === 'internal' || attribute.kind === 'morph' || attribute.kind === 'media' || !attribute.required) continue;
     const value = data[attribute.name];
     const empty = value === undefined || value === null || (Array.isArray(value) && value.length === 0);
     if (empty) problems.push({ path: [...path, attribute.name], message: `${labelOf([...path, attribute.name])} must be defined.` });

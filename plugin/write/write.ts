@@ -20,6 +20,7 @@ import type { RowStore, WriteSchema } from './row-store.js';
 import type { Executor } from '../sql/execute.js';
 import type { ScalarChecker } from './scalar-values.js';
 import { inTransaction } from './transaction.js';
+import { linkListedLocalizations } from './localization-group.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -79,8 +80,11 @@ export function lockNamesOf(engine: WriteEngine, write: RowWrite): string[] {
   return names;
 }
 
-/** `POST /<plural>` (and a single type's first `PUT`): a new entry, published unless `publishedAt: null`. */
-export async function createEntry(engine: WriteEngine, request: WriteRequest, grants: Grants): Promise<ReadResult> {
+/**
+ * `POST /<plural>` (and a single type's first `PUT`): a new entry, published unless `publishedAt:
+ * null`. `guard` runs first in the transaction (a single type checks there that it has no entry).
+ */
+export async function createEntry(engine: WriteEngine, request: WriteRequest, grants: Grants, guard?: (store: RowStore) => Promise<void>): Promise<ReadResult> {
   const { model } = request;
   const { locale: dataLocale, ...data } = dataOf(request.body);
   const problems: DataProblem[] = [];
@@ -90,8 +94,11 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   const queryLocale = parseQueryString(request.querystring).locale;
   const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
   const id = await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
+    await guard?.(store);
     await checkReferences(store, write, null);
-    return insertRow(store, write, newEntryColumns(store, model, write, locale));
+    const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
+    if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
+    return created;
   });
   return answerOf(engine, { ...request, id });
 }
@@ -113,6 +120,8 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     problems.push({ path: ['locale'], message: model.localized ? 'locale cannot be changed; create a localization instead' : `locale cannot be written: ${model.displayName} is not localized` });
   }
   const { locale: _ignored, ...rest } = data;
+  // Strapi's update drops `localizations`: a group changes only when an entry is created.
+  if (model.localized) delete rest.localizations;
   const write = parseData(engine, grants, model, rest, { partial: true, path: [] }, problems);
   await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
     await mustExist(store, model, id);

@@ -180,6 +180,17 @@ describe('OpenAPI write operations', () => {
     expect(Object.keys((writer.paths as Paths)['/api/homepage']).sort()).to.deep.equal(['delete', 'get', 'put']);
     expect((writer.paths as Paths)['/api/homepage'].put.requestBody!.content['application/json'].schema.properties.data).to.deep.equal({ $ref: '#/components/schemas/HomepageUpdateInput' });
     expect(writer.components.schemas).not.to.have.property('HomepageInput');
+    // A role that creates: the other locales come from POST /localizations; the GET may answer every locale.
+    const creator = generateOpenApi(singleRegistry, grantsFor(singlePermissions, 'reference')) as Document;
+    await validOpenApi(creator);
+    const paths = creator.paths as Paths;
+    expect(Object.keys(paths['/api/homepage/localizations'])).to.deep.equal(['post']);
+    expect(paths['/api/homepage/localizations'].post.parameters).to.deep.equal([]);
+    expect(paths['/api/homepage'].get.responses['200'].content['application/json'].schema).to.deep.equal({
+      oneOf: [{ $ref: '#/components/schemas/HomepageResponse' }, { $ref: '#/components/schemas/HomepageLocalesResponse' }],
+    });
+    expect(paths['/api/homepage'].get.parameters!.map((parameter) => parameter.name)).to.deep.equal(['fields', 'populate', 'filters', 'sort', '_q', 'locale', 'publicationState']);
+    expect(paths['/api/homepage'].delete.parameters!.map((parameter) => parameter.name)).to.deep.equal(['locale', 'publicationState']);
   });
 
   it('lists the write routes the role is granted, with their bodies and answers', () => {

@@ -34,6 +34,7 @@ for (const kind of testDatabaseKinds()) {
           id: 1,
           attributes: {
             headline: 'Welcome',
+            title: null,
             createdAt: '2024-01-01T00:00:00.000Z',
             updatedAt: '2024-01-02T00:00:00.000Z',
             publishedAt: '2024-01-03T00:00:00.000Z',

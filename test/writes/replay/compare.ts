@@ -11,6 +11,7 @@ export interface ReceivedAnswer {
   readonly status: number;
   readonly body: unknown;
   readonly text: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The recording's stand-in for a date-time the reference wrote while the run was going. */

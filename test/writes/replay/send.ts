@@ -35,7 +35,7 @@ export async function sendRequest(agent: supertest.Agent, request: RecordedReque
     res.on('end', () => done(null, text));
   });
   const text = typeof response.body === 'string' ? response.body : '';
-  return { status: response.status, body: parseJson(text), text };
+  return { status: response.status, body: parseJson(text), text, headers: response.headers as Record<string, string> };
 }
 
 /** The body with the request's padding in place, as the recorder sent it. */
