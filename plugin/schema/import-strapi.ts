@@ -1,12 +1,15 @@
 /**
  * Converts a Strapi v4 app's schema files into this package's YAML schema folder: the same keys,
  * one YAML file per content type and component, each with a modeline pointing editors at the
- * shipped JSON Schema. What cannot be carried over (attributes aimed at types that will not exist,
- * keys the format does not know) is dropped and reported, never silently.
+ * shipped JSON Schema. It takes what Strapi 4.26.2 boots: custom fields become the type they
+ * store, and what Strapi ignores at boot (a `mappedBy` no owner answers, attributes aimed at types
+ * that will not exist, keys the format does not know) is dropped. Every change is reported, never
+ * made silently.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { stringify } from 'yaml';
+import { resolveCustomFields, type CustomFieldChoices } from './import-custom-fields.js';
 import { FILE_UID } from './registry.js';
 import { schemaFilePath, type SchemaFileKind } from './schema-files.js';
 import { ROLE_UID, stockUsersPermissionsSchema, USER_UID, type StrapiSchemaJson } from './users-permissions.js';
@@ -31,11 +34,13 @@ export interface ImportedFile {
   readonly source: string;
 }
 
-/** What importStrapiApp wrote, added, dropped, and what still does not validate. */
+/** What importStrapiApp wrote, added, changed, dropped, and what still does not validate. */
 export interface ImportReport {
   readonly written: readonly ImportedFile[];
   readonly dropped: readonly ImportChange[];
   readonly added: readonly ImportChange[];
+  /** Values replaced: a custom field's `type` by the type it stores. */
+  readonly changed: readonly ImportChange[];
   /** What still does not validate after the drops; `content-api check` shows the same. */
   readonly problems: readonly ImportChange[];
 }
@@ -45,11 +50,12 @@ interface ReportDraft {
   written: ImportedFile[];
   dropped: ImportChange[];
   added: ImportChange[];
+  changed: ImportChange[];
   problems: ImportChange[];
 }
 
 /** A Strapi schema found in the app, before conversion. */
-interface StrapiSchema {
+export interface StrapiSchema {
   kind: SchemaFileKind;
   /** The Strapi uid (`api::article.article`) or component uid (`shared.seo`). */
   uid: string;
@@ -59,14 +65,20 @@ interface StrapiSchema {
   json: StrapiSchemaJson;
 }
 
+export interface ImportOptions extends CustomFieldChoices {
+  progress?: (done: number, total: number, file: string) => void;
+}
+
 /**
  * Convert `<appDir>/src` into `<outDir>/content-types` and `<outDir>/components`.
- * @throws when a Strapi schema file is not valid JSON, or two schemas would be written to one file.
+ * @throws when a Strapi schema file is not valid JSON, two schemas would be written to one file,
+ *   or a custom field's stored type cannot be known (an ImportError naming the options that say it).
  */
-export async function importStrapiApp(appDir: string, outDir: string, progress?: (done: number, total: number, file: string) => void): Promise<ImportReport> {
-  const schemas = [...(await readContentTypes(appDir)), ...(await readComponents(appDir))];
+export async function importStrapiApp(appDir: string, outDir: string, options: ImportOptions = {}): Promise<ImportReport> {
+  const schemas = [...(await readContentTypes(appDir)), ...(await readPluginContentTypes(appDir)), ...(await readComponents(appDir))];
   if (!schemas.length) throw new Error(`no Strapi schema found in ${join(appDir, 'src')} (expected api/*/content-types/*/schema.json)`);
-  if (schemas.some(refersToUsersPermissions)) {
+  const extendsUsersPermissions = (await listFolders(join(appDir, 'src', 'extensions', 'users-permissions', 'content-types'))).length > 0;
+  if (extendsUsersPermissions || schemas.some(refersToUsersPermissions)) {
     schemas.push(await readUsersPermissions(appDir, 'user'), await readUsersPermissions(appDir, 'role'));
   }
   const seen = new Set<string>();
@@ -74,15 +86,16 @@ export async function importStrapiApp(appDir: string, outDir: string, progress?:
     if (seen.has(schema.file)) throw new Error(`two Strapi schemas would be written to ${schema.file}`);
     seen.add(schema.file);
   }
-  const known = new Set([FILE_UID, ...schemas.filter((schema) => schema.kind === 'contentType').map((schema) => schema.uid)]);
-  const report: ReportDraft = { written: [], dropped: [], added: [], problems: [] };
+  const report: ReportDraft = { written: [], dropped: [], added: [], changed: [], problems: [] };
+  report.changed.push(...(await resolveCustomFields(appDir, schemas, options)));
+  const byUid = new Map([...schemas].filter((schema) => schema.kind === 'contentType').map((schema) => [schema.uid, schema]));
   for (const schema of schemas) {
-    progress?.(report.written.length, schemas.length, schema.file);
-    const document = convertSchema(schema, known, report);
+    options.progress?.(report.written.length, schemas.length, schema.file);
+    const document = convertSchema(schema, byUid, report);
     await writeSchemaFile(outDir, schema, document);
     report.written.push({ file: schema.file, source: schema.source });
   }
-  progress?.(report.written.length, schemas.length, '');
+  options.progress?.(report.written.length, schemas.length, '');
   return report;
 }
 
@@ -97,6 +110,40 @@ async function readContentTypes(appDir: string): Promise<StrapiSchema[]> {
     }
   }
   return schemas;
+}
+
+/**
+ * Content types of the app's own plugins (`src/plugins/<plugin>/server/content-types`), and of
+ * installed plugins the app extends (`src/extensions/<plugin>/content-types`), as
+ * `plugin::<plugin>.<name>`. The users-permissions types are read apart (their stock schemas
+ * stand in when not extended); the media library's file type is built in.
+ */
+async function readPluginContentTypes(appDir: string): Promise<StrapiSchema[]> {
+  const schemas: StrapiSchema[] = [];
+  const add = async (plugin: string, folder: string) => {
+    for (const name of await listFolders(join(appDir, folder))) {
+      const source = `${folder}/${name}/schema.json`;
+      const json = await readJson(appDir, source);
+      if (json) schemas.push({ kind: 'contentType', uid: `plugin::${plugin}.${name}`, source, file: contentTypeFile(json, name, plugin), json });
+    }
+  };
+  for (const dir of await listFolders(join(appDir, 'src', 'plugins'))) {
+    const plugin = (await pluginName(join(appDir, 'src', 'plugins', dir))) ?? dir;
+    for (const server of ['server', 'server/src', 'dist/server']) await add(plugin, `src/plugins/${dir}/${server}/content-types`);
+  }
+  for (const plugin of await listFolders(join(appDir, 'src', 'extensions'))) {
+    if (!BUILT_IN_PLUGINS.has(plugin)) await add(plugin, `src/extensions/${plugin}/content-types`);
+  }
+  return schemas;
+}
+
+/** Plugins whose content types are not imported from extensions: users-permissions is read apart, files are built in. */
+const BUILT_IN_PLUGINS = new Set(['users-permissions', 'upload', 'i18n']);
+
+/** The name Strapi knows a local plugin by: its package.json's `strapi.name`. */
+async function pluginName(dir: string): Promise<string | null> {
+  const manifest = (await readJson(dir, 'package.json')) as { strapi?: { name?: unknown } } | null;
+  return typeof manifest?.strapi?.name === 'string' ? manifest.strapi.name : null;
 }
 
 async function readComponents(appDir: string): Promise<StrapiSchema[]> {
@@ -130,26 +177,29 @@ function refersToUsersPermissions(schema: StrapiSchema): boolean {
   return Object.values(attributesOf(schema.json)).some((attribute) => attribute.target === USER_UID || attribute.target === ROLE_UID);
 }
 
-/** `content-types/<singularName>.yaml`, or the Strapi folder name when the singular name is unusable. */
-function contentTypeFile(json: StrapiSchemaJson, folder: string): string {
+/**
+ * `content-types/<singularName>.yaml` (`<plugin>-<singularName>.yaml` for a plugin's own type),
+ * or the Strapi folder name when the singular name is unusable.
+ */
+function contentTypeFile(json: StrapiSchemaJson, folder: string, plugin?: string): string {
   const singular = (json.info as { singularName?: unknown } | undefined)?.singularName;
   const name = typeof singular === 'string' && /^[a-z][a-z0-9-]*$/.test(singular) ? singular : folder;
-  return `content-types/${name}.yaml`;
+  return `content-types/${plugin ? `${plugin}-` : ''}${name}.yaml`;
 }
 
 /**
  * The YAML document for one Strapi schema: the explicit uid and kind where Strapi implies them,
- * minus attributes aimed at types that will not exist, minus keys the format does not know.
+ * minus attributes Strapi serves nothing through, minus keys the format does not know.
  */
-function convertSchema(schema: StrapiSchema, known: Set<string>, report: ReportDraft): StrapiSchemaJson {
+function convertSchema(schema: StrapiSchema, contentTypes: ReadonlyMap<string, StrapiSchema>, report: ReportDraft): StrapiSchemaJson {
   let document = schema.json;
   if (schema.kind === 'contentType') document = addImpliedKeys(schema, document, report.added);
   const attributes = attributesOf(document);
   for (const [name, attribute] of Object.entries(attributes)) {
-    if (typeof attribute.target === 'string' && !known.has(attribute.target)) {
-      delete attributes[name];
-      report.dropped.push({ file: schema.file, path: ['attributes', name], reason: `target ${attribute.target} is not part of the imported schema` });
-    }
+    const reason = unservedRelation(schema, name, attribute, contentTypes);
+    if (!reason) continue;
+    delete attributes[name];
+    report.dropped.push({ file: schema.file, path: ['attributes', name], reason });
   }
   for (const issue of validateDocument(schema.kind, document)) {
     if (issue.keyword !== 'additionalProperties') continue;
@@ -160,6 +210,22 @@ function convertSchema(schema: StrapiSchema, known: Set<string>, report: ReportD
     report.problems.push({ file: schema.file, path: issue.path, reason: issue.message });
   }
   return document;
+}
+
+/**
+ * Why Strapi serves nothing through a relation attribute, or null when it does. Its target is not
+ * part of the import; or it says `mappedBy` and no owner names it back: Strapi gives such an
+ * attribute no link table at boot, and then leaves it out of every answer.
+ */
+function unservedRelation(schema: StrapiSchema, name: string, attribute: Record<string, unknown>, contentTypes: ReadonlyMap<string, StrapiSchema>): string | null {
+  if (typeof attribute.target !== 'string') return null;
+  const target = contentTypes.get(attribute.target);
+  if (!target && attribute.target !== FILE_UID) return `target ${attribute.target} is not part of the imported schema`;
+  if (!target || typeof attribute.mappedBy !== 'string' || schema.kind !== 'contentType') return null;
+  const owner = attributesOf(target.json)[attribute.mappedBy];
+  if (owner?.type === 'relation' && owner.target === schema.uid && owner.inversedBy === name) return null;
+  const found = owner ? `${attribute.target}.${attribute.mappedBy} does not name it back with inversedBy` : `${attribute.target} has no attribute ${attribute.mappedBy}`;
+  return `mappedBy ${attribute.mappedBy}: ${found}; Strapi gives this attribute no link table and serves nothing through it`;
 }
 
 /** Strapi defaults `kind` to collectionType and derives the uid from folder names; the YAML says both. */
