@@ -181,6 +181,18 @@ function mediaValue(attribute) {
   return pick(fileIds);
 }
 
+/**
+ * Whether every required attribute of a component can be given a value here (a required video
+ * cannot: only images are uploaded). Strapi does not enforce `required` on media, so such items
+ * would be stored by the reference and refused by a stricter API, and every later id would shift:
+ * the data leaves them out, and writes-after records that one refusal on its own.
+ */
+function fillable(uid) {
+  return Object.values(components.get(uid).attributes).every(
+    (attribute) => !attribute.required || attribute.type !== 'media' || !attribute.allowedTypes || attribute.allowedTypes.includes('images'),
+  );
+}
+
 /** Entries created so far: { [uid]: [{ id, locale, draft }] }. */
 const entries = new Map(types.map((type) => [type.uid, []]));
 function existing(uid, locale) {
@@ -205,14 +217,16 @@ function dataFor(attributes, { depth = 0, localizedOnly = false, withRelations =
       const value = mediaValue(attribute);
       if (value !== undefined) data[name] = value;
     } else if (attribute.type === 'component') {
-      if (depth > 3) continue;
+      if (depth > 3 || (!attribute.required && !fillable(attribute.component))) continue;
       const component = components.get(attribute.component);
       if (attribute.repeatable) data[name] = Array.from({ length: int(attribute.required ? 1 : 0, 3) }, () => dataFor(component.attributes, { depth: depth + 1, locale }));
       else data[name] = dataFor(component.attributes, { depth: depth + 1, locale });
     } else if (attribute.type === 'dynamiczone') {
       if (depth > 3) continue;
+      const choices = attribute.components.filter(fillable);
+      if (choices.length === 0) continue;
       data[name] = Array.from({ length: int(1, 3) }, () => {
-        const uid = pick(attribute.components);
+        const uid = pick(choices);
         return { __component: uid, ...dataFor(components.get(uid).attributes, { depth: depth + 1, locale }) };
       });
     } else if (withRelations && ownsRelation(attribute)) {
@@ -523,7 +537,7 @@ async function writeData() {
       }
       if (attribute.type === 'dynamiczone' && second) {
         const items = Array.from({ length: 2 }, () => {
-          const uid = pick(attribute.components);
+          const uid = pick(attribute.components.filter(fillable));
           return { __component: uid, ...dataFor(components.get(uid).attributes, { depth: 1 }) };
         });
         await step(cases, `replaces ${singular(type)} ${second.id}.${name}`, { method: 'PUT', path: withQuery(`/api/${plural(type)}/${second.id}`, { populate: { [name]: { populate: '*' } } }), body: { data: { [name]: items } } });
@@ -554,11 +568,13 @@ async function writeData() {
     if (isLocalizedType(type)) {
       // Once the entry exists, Strapi refuses a PUT in another locale (singleType.alreadyExists):
       // the other locale is made through the localizations route.
-      await step(cases, `puts ${singular(type)} (fr) before it exists`, { method: 'PUT', path: withQuery(`/api/${singular(type)}`, { locale: 'fr' }), body: { data: dataFor(type.attributes, { locale: 'fr' }) } });
+      // Both requests carry the same content, so that an API taking the PUT holds the same fr entry.
+      const french = dataFor(type.attributes, { localizedOnly: true, locale: 'fr' });
+      await step(cases, `puts ${singular(type)} (fr) once en exists`, { method: 'PUT', path: withQuery(`/api/${singular(type)}`, { locale: 'fr' }), body: { data: french } });
       const fr = await step(cases, `creates the fr localization of ${singular(type)}`, {
         method: 'POST',
         path: `/api/${singular(type)}/localizations`,
-        body: { locale: 'fr', ...dataFor(type.attributes, { localizedOnly: true, locale: 'fr' }) },
+        body: { locale: 'fr', ...french },
       });
       remember(type, fr, 'fr', false);
     }
@@ -753,6 +769,15 @@ async function writeMore() {
       await step(cases, `deletes ${singular(type)} ${first.id} with populate`, { method: 'DELETE', path: withQuery(`/api/${plural(type)}/${first.id}`, 'populate=*') });
       first.deleted = true;
       await step(cases, `reads the list after deleting ${singular(type)} ${first.id}`, { method: 'GET', path: withQuery(`/api/${plural(type)}`, 'publicationState=preview&locale=all&populate=*') });
+    }
+  }
+  for (const type of collectionTypes()) {
+    for (const [name, attribute] of Object.entries(type.attributes)) {
+      if (attribute.type !== 'dynamiczone') continue;
+      const uid = attribute.components.find((candidate) => !fillable(candidate));
+      if (!uid) continue;
+      const data = { ...dataFor(type.attributes), [name]: [{ __component: uid, ...dataFor(components.get(uid).attributes, { depth: 1 }) }] };
+      await step(cases, `creates a ${singular(type)} whose ${uid} lacks its required media`, { method: 'POST', path: withQuery(`/api/${plural(type)}`, { populate: { [name]: { populate: '*' } } }), body: { data } });
     }
   }
   for (const type of singleTypes()) {
