@@ -790,6 +790,29 @@ async function writeMore() {
   }
 }
 
+/** To-many lists reordered and shortened: connect with a position, disconnect, set. */
+async function reorderRelations() {
+  const cases = groups.find((entry) => entry.group === 'writes-after').cases;
+  for (const type of collectionTypes()) {
+    for (const [name, attribute] of Object.entries(type.attributes)) {
+      if (!ownsRelation(attribute) || !toMany(attribute)) continue;
+      const targetType = byUid.get(attribute.target);
+      const entry = existing(type.uid, isLocalizedType(type) ? 'en' : undefined).find((candidate) => candidate.connected?.[name]?.length);
+      if (!entry) continue;
+      const targets = existing(attribute.target, isLocalizedType(targetType) ? entry.locale : undefined).filter((target) => target.id !== entry.id);
+      if (targets.length < 2) continue;
+      const populate = { populate: { [name]: { fields: ['id'] } }, publicationState: 'preview' };
+      const path = withQuery(`/api/${plural(type)}/${entry.id}`, populate);
+      const [first, second] = [targets[0].id, targets[1].id];
+      await step(cases, `connects ${type.api} ${entry.id}.${name} ${first} at the start`, { method: 'PUT', path, body: { data: { [name]: { connect: [{ id: first, position: { start: true } }] } } } });
+      await step(cases, `connects ${type.api} ${entry.id}.${name} ${second} after ${first}`, { method: 'PUT', path, body: { data: { [name]: { connect: [{ id: second, position: { after: first } }] } } } });
+      await step(cases, `disconnects ${type.api} ${entry.id}.${name} ${first}`, { method: 'PUT', path, body: { data: { [name]: { disconnect: [first] } } } });
+      await step(cases, `sets ${type.api} ${entry.id}.${name} to [${second}]`, { method: 'PUT', path, body: { data: { [name]: { set: [second] } } } });
+      await step(cases, `empties ${type.api} ${entry.id}.${name}`, { method: 'PUT', path, body: { data: { [name]: [] } } });
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -804,6 +827,7 @@ async function main() {
     await writeData();
     await readData();
     await writeMore();
+    await reorderRelations();
     mkdirSync(outDir, { recursive: true });
     for (const name of readdirSync(outDir)) if (name.endsWith('.json')) rmSync(join(outDir, name));
     for (const [order, { group: name, cases }] of groups.entries()) {
