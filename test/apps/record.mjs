@@ -16,7 +16,8 @@
 //      relations, components, zones, updates, deletes), recording every answer;
 //   3. records reads generated from the schema (populate in every form, fields, filters, sort,
 //      pagination, locales, publication states);
-//   4. records a last group of writes (deletes, single-type deletes, refusals).
+//   4. records reads as the public role (granted find and findOne on every type, find on files);
+//   5. records a last group of writes (refusals, deletes, single-type deletes, to-many reorders).
 // Timestamps the run itself produced are replaced by "<now>", as test/writes/recorded does.
 import { spawn, execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -325,7 +326,8 @@ function addLocaleAndToken() {
 // Requests
 
 async function send(request) {
-  const headers = { Accept: 'application/json', Authorization: `Bearer ${WRITER_TOKEN}` };
+  const headers = { Accept: 'application/json' };
+  if (request.token !== 'none') headers.Authorization = `Bearer ${WRITER_TOKEN}`;
   let body;
   if (request.body !== undefined) {
     body = JSON.stringify(request.body);
@@ -790,6 +792,42 @@ async function writeMore() {
   }
 }
 
+/**
+ * The public role's find and findOne on every type and find on files, written beside the running
+ * reference (Strapi reads them on every request), as the replay's permissions.yaml grants them.
+ */
+function grantPublicReads() {
+  const require = createRequire(join(repo, 'package.json'));
+  const Database = require('better-sqlite3');
+  const sqlite = new Database(join(shadow, '.tmp', 'data.db'));
+  const at = Date.parse('2024-01-01T08:00:00Z');
+  const role = sqlite.prepare(`SELECT id FROM up_roles WHERE type = 'public'`).get().id;
+  const actions = [...types.flatMap((type) => [`${type.uid}.find`, `${type.uid}.findOne`]), 'plugin::upload.content-api.find'];
+  const insert = sqlite.prepare(`INSERT INTO up_permissions (action, created_at, updated_at) VALUES (?, ?, ?)`);
+  const link = sqlite.prepare(`INSERT INTO up_permissions_role_links (permission_id, role_id, permission_order) VALUES (?, ?, ?)`);
+  actions.forEach((action, index) => link.run(insert.run(action, at, at).lastInsertRowid, role, index + 1));
+  sqlite.close();
+}
+
+/** Reads without a token: the public role, which may find and findOne every type and find files. */
+async function readAsPublic() {
+  grantPublicReads();
+  const cases = group('public-reads');
+  const read = (name, path) => step(cases, name, { method: 'GET', path, token: 'none' });
+  for (const type of types) {
+    const base = type.single ? `/api/${singular(type)}` : `/api/${plural(type)}`;
+    await read(`public ${singular(type)}: plain`, base);
+    await read(`public ${singular(type)}: populate=*`, withQuery(base, 'populate=*'));
+    await read(`public ${singular(type)}: deep populate`, withQuery(base, { populate: deepPopulate(type.attributes, 3) }));
+    if (isLocalizedType(type)) await read(`public ${singular(type)}: fr`, withQuery(base, { locale: 'fr', populate: '*' }));
+    // The reference lets any role with find read drafts; the package asks for preview (README, D7).
+    if (hasDrafts(type)) await read(`public ${singular(type)}: preview`, withQuery(base, 'publicationState=preview'));
+    const entry = type.single ? undefined : existing(type.uid).find((candidate) => !candidate.draft);
+    if (entry) await read(`public ${singular(type)} ${entry.id}: populate=*`, withQuery(`${base}/${entry.id}`, 'populate=*'));
+  }
+  await read('public: upload files are not a content type route', '/api/files');
+}
+
 /** To-many lists reordered and shortened: connect with a position, disconnect, set. */
 async function reorderRelations() {
   const cases = groups.find((entry) => entry.group === 'writes-after').cases;
@@ -826,6 +864,7 @@ async function main() {
     await uploadFiles();
     await writeData();
     await readData();
+    await readAsPublic();
     await writeMore();
     await reorderRelations();
     mkdirSync(outDir, { recursive: true });
