@@ -147,7 +147,8 @@ function baseType(attribute: ScalarAttribute): string {
     case 'boolean':
       return 'boolean';
     case 'json':
-      return 'JsonValue';
+      // Blocks are a list of editor nodes, each an object with its `type`.
+      return attribute.format === 'blocks' ? 'Array<{ type: string; [key: string]: JsonValue }>' : 'JsonValue';
     case 'enumeration':
       return attribute.enum?.length ? attribute.enum.map((value) => JSON.stringify(value)).join(' | ') : 'string';
     // bigintegers are exact strings (D8); dates, times and datetimes are ISO text.

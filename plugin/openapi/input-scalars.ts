@@ -8,7 +8,7 @@
 import type { ScalarAttribute } from '../schema/registry.js';
 import { DECIMAL_TEXT, INTEGER_TEXT, MAX_EPOCH_MS, MIN_EPOCH_MS, TIME_TEXT } from '../write/scalar-convert.js';
 import { UID_TEXT } from '../write/scalar-schema.js';
-import type { JsonSchema } from './names.js';
+import { BLOCKS_SCHEMA, type JsonSchema } from './names.js';
 
 const INT32 = [-2147483648, 2147483647] as const;
 const SAFE = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
@@ -66,7 +66,7 @@ function scalarValueInput(attribute: ScalarAttribute): JsonSchema {
         ],
       };
     case 'json':
-      return {};
+      return attribute.format === 'blocks' ? BLOCKS_SCHEMA : {};
     case 'email':
       return { ...textInput(attribute, attribute.constraints.regex), format: 'email' };
     case 'uid':

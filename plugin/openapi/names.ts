@@ -56,3 +56,9 @@ export function reachableModels(scope: SchemaScope, roots: readonly Model[]): Mo
   roots.forEach(visit);
   return [...seen.values()];
 }
+
+/** A `blocks` attribute's value: the blocks editor's nodes, each an object with its `type`. */
+export const BLOCKS_SCHEMA: JsonSchema = {
+  type: 'array',
+  items: { type: 'object', required: ['type'], properties: { type: { enum: ['paragraph', 'heading', 'quote', 'list', 'code', 'image'] } } },
+};

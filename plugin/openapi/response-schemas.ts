@@ -8,7 +8,7 @@
 import { scalarNeverNull } from '../codegen/types.js';
 import type { Attribute, Model, ScalarAttribute } from '../schema/registry.js';
 import { targetOf } from '../query/resolve-attribute.js';
-import { reachable, ref, schemaName, type JsonSchema, type SchemaScope } from './names.js';
+import { BLOCKS_SCHEMA, reachable, ref, schemaName, type JsonSchema, type SchemaScope } from './names.js';
 
 /** Strapi's error envelope `{ data: null, error: { status, name, message, details } }`, with these schemas of its parts. */
 function errorEnvelope(status: JsonSchema, name: JsonSchema, details: JsonSchema): JsonSchema {
@@ -152,7 +152,7 @@ function scalarValueSchema(attribute: ScalarAttribute): JsonSchema {
     case 'boolean':
       return { type: 'boolean' };
     case 'json':
-      return {};
+      return attribute.format === 'blocks' ? BLOCKS_SCHEMA : {};
     case 'enumeration':
       return attribute.enum?.length ? { enum: [...attribute.enum] } : { type: 'string' };
     case 'date':

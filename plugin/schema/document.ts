@@ -22,6 +22,7 @@ export const SCALAR_TYPES = [
   'decimal',
   'boolean',
   'json',
+  'blocks',
 ] as const;
 
 export type ScalarType = (typeof SCALAR_TYPES)[number];

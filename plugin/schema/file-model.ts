@@ -2,11 +2,10 @@
  * The built-in media file type (`plugin::upload.file`, table `files`), as Strapi 4.26's upload
  * plugin declares it. Media attributes of every model point at it through `files_related_morphs`.
  */
-import type { ScalarType } from './document.js';
-import { defaultFields, FILE_UID, NO_CONSTRAINTS, type Attribute, type Model, type ScalarAttribute } from './registry.js';
+import { defaultFields, FILE_UID, NO_CONSTRAINTS, type Attribute, type Model, type ScalarAttribute, type StoredScalarType } from './registry.js';
 import { columnName } from '../storage/naming.js';
 
-const FILE_SCALARS: readonly [string, ScalarType, { required?: boolean; hidden?: boolean }?][] = [
+const FILE_SCALARS: readonly [string, StoredScalarType, { required?: boolean; hidden?: boolean }?][] = [
   ['name', 'string', { required: true }],
   ['alternativeText', 'string'],
   ['caption', 'string'],
@@ -26,7 +25,7 @@ const FILE_SCALARS: readonly [string, ScalarType, { required?: boolean; hidden?:
   ['updatedAt', 'datetime'],
 ];
 
-function fileScalar(name: string, type: ScalarType, flags: { required?: boolean; hidden?: boolean } = {}): ScalarAttribute {
+function fileScalar(name: string, type: StoredScalarType, flags: { required?: boolean; hidden?: boolean } = {}): ScalarAttribute {
   const hidden = flags.hidden === true;
   return {
     kind: 'scalar',

@@ -213,11 +213,13 @@ function convertSchema(schema: StrapiSchema, contentTypes: ReadonlyMap<string, S
 }
 
 /**
- * Why Strapi serves nothing through a relation attribute, or null when it does. Its target is not
- * part of the import; or it says `mappedBy` and no owner names it back: Strapi gives such an
+ * Why nothing is served through a relation attribute, or null when it is. A polymorphic relation
+ * (plugins declare them; the content-type builder never does) is not served by this package. Its
+ * target is not part of the import; or it says `mappedBy` and no owner names it back: Strapi gives such an
  * attribute no link table at boot, and then leaves it out of every answer.
  */
 function unservedRelation(schema: StrapiSchema, name: string, attribute: Record<string, unknown>, contentTypes: ReadonlyMap<string, StrapiSchema>): string | null {
+  if (typeof attribute.relation === 'string' && attribute.relation.startsWith('morph')) return `${attribute.relation} relations are not served by this package`;
   if (typeof attribute.target !== 'string') return null;
   const target = contentTypes.get(attribute.target);
   if (!target && attribute.target !== FILE_UID) return `target ${attribute.target} is not part of the imported schema`;

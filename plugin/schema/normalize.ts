@@ -298,7 +298,7 @@ function buildAttribute(
       return {
         kind: 'scalar',
         name,
-        type: doc.type,
+        ...(doc.type === 'blocks' ? { type: 'json', format: 'blocks' } : { type: doc.type }),
         column: columnName(name),
         hidden,
         searchable: STRING_LIKE.has(doc.type) && !hidden && doc.searchable !== false,

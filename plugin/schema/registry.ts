@@ -7,6 +7,9 @@ import type { RelationKind, ScalarType, SourcePosition } from './document.js';
 
 export type { RelationKind, ScalarType };
 
+/** The scalar types of the registry: a document's `blocks` is `json` with its `format`. */
+export type StoredScalarType = Exclude<ScalarType, 'blocks'>;
+
 /**
  * The limits a schema file puts on a scalar value, checked when an entry is written. Bounds are
  * kept as written: a biginteger bound may be a string so that it stays exact past 2^53.
@@ -25,7 +28,12 @@ export interface ScalarConstraints {
 export interface ScalarAttribute {
   readonly kind: 'scalar';
   readonly name: string;
-  readonly type: ScalarType;
+  readonly type: StoredScalarType;
+  /**
+   * `blocks` for Strapi's blocks editor: stored, read, filtered and sorted as `json` (its type
+   * here), written only as the editor's nodes.
+   */
+  readonly format?: 'blocks';
   readonly column: string;
   /** private or password: never selected, and a 400 when named in fields, filters or sort. */
   readonly hidden: boolean;

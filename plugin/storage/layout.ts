@@ -3,7 +3,7 @@
  * named exactly as Strapi 4.26 names them. `sync` creates it, `copy` moves it, the models map it
  * and the tests compare it with a database Strapi wrote; none of them names a table on its own.
  */
-import { FILE_UID, MORPH_TABLE, type LinkTable, type Model, type Registry, type ScalarType } from '../schema/registry.js';
+import { FILE_UID, MORPH_TABLE, type LinkTable, type Model, type Registry, type StoredScalarType } from '../schema/registry.js';
 
 /**
  * A column's type as the knex schema builder names it. SQLite declares `double` and `decimal` as
@@ -73,7 +73,7 @@ export interface Layout {
   readonly tables: readonly TableLayout[];
 }
 
-const SCALAR_COLUMN_TYPES: Record<ScalarType, ColumnType> = {
+const SCALAR_COLUMN_TYPES: Record<StoredScalarType, ColumnType> = {
   string: 'string',
   email: 'string',
   uid: 'string',
@@ -134,7 +134,7 @@ function cascade(name: string, columnName: string, referencedTable: string): For
 }
 
 /** The column type a scalar attribute is stored in. */
-export function columnTypeOf(type: ScalarType): ColumnType {
+export function columnTypeOf(type: StoredScalarType): ColumnType {
   return SCALAR_COLUMN_TYPES[type];
 }
 

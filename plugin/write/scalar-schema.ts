@@ -6,6 +6,8 @@
  * accepted value is converted afterwards, in plain code (scalar-convert.ts).
  */
 import { Ajv, type SchemaObject } from 'ajv';
+import type { DataValidateFunction } from 'ajv/dist/types/index.js';
+import { blocksProblem } from './blocks.js';
 import type { Model, ScalarAttribute } from '../schema/registry.js';
 import {
   compareNumeric,
@@ -60,8 +62,21 @@ export function createScalarAjv(): Ajv {
   });
   // PostgreSQL refuses NUL in text and in jsonb strings: caught here it is a 400, not a 500.
   ajv.addKeyword({ keyword: 'noNul', schemaType: 'boolean', errors: false, validate: (_: boolean, data: unknown) => !holdsNul(data) });
+  // The blocks editor's nodes: the error carries the problem's message and where it is below the attribute.
+  ajv.addKeyword({
+    keyword: 'blocks',
+    schemaType: 'boolean',
+    errors: true,
+    validate: checkBlocks,
+  });
   return ajv;
 }
+
+const checkBlocks: DataValidateFunction = (_schema: boolean, data: unknown) => {
+  const problem = blocksProblem(data);
+  checkBlocks.errors = problem ? [{ keyword: 'blocks', message: problem.message, params: { at: problem.at } }] : undefined;
+  return problem === null;
+};
 
 /**
  * Whether a string, or any key or string inside a JSON value, holds a NUL character. Walked with a
@@ -131,7 +146,7 @@ function valueSchema(attribute: ScalarAttribute): SchemaObject {
     case 'timestamp':
       return { type: ['string', 'number'], format: 'instant', minimum: MIN_EPOCH_MS, maximum: MAX_EPOCH_MS };
     case 'json':
-      return { noNul: true };
+      return attribute.format === 'blocks' ? { noNul: true, blocks: true } : { noNul: true };
     default:
       return textSchema(attribute, attribute.constraints.regex);
   }

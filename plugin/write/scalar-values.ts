@@ -86,7 +86,7 @@ function checkValues(validator: ModelValidator, data: Record<string, unknown>, o
     const error = failures.get(name);
     const value = Object.hasOwn(data, name) ? data[name] : undefined;
     if (error) {
-      const path = [...options.path, name];
+      const path = [...options.path, name, ...((error.params as { at?: ValuePath }).at ?? [])];
       problems.push({ path, message: messageOf({ attribute, error, value, label: labelOf(path), partial: options.partial }) });
     } else if (value !== undefined) {
       values[name] = value === null ? null : convertScalar(attribute.type, value);
@@ -110,6 +110,7 @@ function messageOf(failure: Failure): string {
   const { attribute, error, label, partial } = failure;
   if (error.keyword === 'required') return `${label} must be defined.`;
   if (error.keyword === 'noNul') return `${label} cannot contain NUL characters`;
+  if (error.keyword === 'blocks') return `${label} ${error.message}`;
   if (error.keyword === 'false schema') {
     if (UNTYPED.has(attribute.type)) return partial ? `${label} cannot be null` : `${label} must be defined.`;
     return typeMessage(label, TEXT.has(attribute.type) ? 'string' : NUMBER.has(attribute.type) ? 'number' : 'boolean', null);

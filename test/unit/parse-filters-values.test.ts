@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { castValue } from '../../plugin/query/cast-value.js';
 import type { ComparisonOperator, Filter, FilterValue } from '../../plugin/query/tree.js';
-import { NO_CONSTRAINTS, type ScalarAttribute, type ScalarType } from '../../plugin/schema/registry.js';
+import { NO_CONSTRAINTS, type ScalarAttribute, type StoredScalarType } from '../../plugin/schema/registry.js';
 import { article, filterOf } from '../support/article-registry.js';
 import { expectValidationError } from '../support/query-string.js';
 
 /** A scalar field of any type, for casting tests that need a type no fixture attribute has. */
-function fieldOf(type: ScalarType, name = `a${type}`): ScalarAttribute {
+function fieldOf(type: StoredScalarType, name = `a${type}`): ScalarAttribute {
   return { kind: 'scalar', name, type, column: name, hidden: false, searchable: false, required: false, unique: false, enum: null, default: null, constraints: NO_CONSTRAINTS, localized: true, implicit: false };
 }
 
@@ -91,7 +91,7 @@ describe('parseFilters: operators and value casting', () => {
   });
 
   describe('castValue by type', () => {
-    const accepted: [type: ScalarType, input: unknown, cast: FilterValue][] = [
+    const accepted: [type: StoredScalarType, input: unknown, cast: FilterValue][] = [
       ['integer', '007', 7],
       ['integer', '-0', 0],
       ['integer', '9007199254740991', 9007199254740991],
@@ -151,7 +151,7 @@ describe('parseFilters: operators and value casting', () => {
       });
     }
 
-    const rejected: [type: ScalarType, input: unknown, message: RegExp][] = [
+    const rejected: [type: StoredScalarType, input: unknown, message: RegExp][] = [
       ['integer', '', /expected an integer/],
       ['integer', '1.5', /expected an integer/],
       ['integer', '1e3', /expected an integer/],

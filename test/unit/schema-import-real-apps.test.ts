@@ -132,13 +132,14 @@ describe('import-strapi on apps Strapi boots', () => {
     }
   });
 
-  it('drops a mappedBy no owner answers, as Strapi serves nothing through it', async () => {
+  it('drops a mappedBy no owner answers, as Strapi serves nothing through it, and polymorphic relations', async () => {
     await write(
       'src/api/post/content-types/post/schema.json',
       type('post', 'posts', {
         tags: { type: 'relation', relation: 'oneToMany', target: 'api::tag.tag', mappedBy: 'post' },
         notes: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', mappedBy: 'label' },
         topics: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', mappedBy: 'posts' },
+        related: { type: 'relation', relation: 'morphToMany' },
       }),
     );
     await write(
@@ -149,6 +150,7 @@ describe('import-strapi on apps Strapi boots', () => {
     expect(report.dropped.map(label)).to.deep.equal([
       'content-types/post.yaml attributes.tags: mappedBy post: api::tag.tag has no attribute post; Strapi gives this attribute no link table and serves nothing through it',
       'content-types/post.yaml attributes.notes: mappedBy label: api::tag.tag.label does not name it back with inversedBy; Strapi gives this attribute no link table and serves nothing through it',
+      'content-types/post.yaml attributes.related: morphToMany relations are not served by this package',
     ]);
     const registry = await loadSchema(outDir);
     expect([...registry.models.get('api::post.post')!.attributes.keys()]).to.include('topics').and.not.include('tags');
