@@ -18,9 +18,13 @@ export function columnName(attributeName: string): string {
   return snakeCase(attributeName);
 }
 
-/** `<ownerTable>_<attribute>_links` */
+/**
+ * `<ownerTable>_<attribute>_links`, snake-cased as a whole as Strapi does: a hyphen or a digit run
+ * in the table's name splits words too (`components_sections_blog-list` →
+ * `components_sections_blog_list_<attribute>_links`).
+ */
 export function linkTableName(ownerTable: string, attributeName: string): string {
-  return `${ownerTable}_${snakeCase(attributeName)}_links`;
+  return snakeCase(`${ownerTable}_${attributeName}_links`);
 }
 
 /** `<singular>_id`; the target side of a self relation is prefixed with `inv_`. */
