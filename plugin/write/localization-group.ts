@@ -5,7 +5,7 @@
  * copied onto the others (their `updatedAt` moves). Runs inside the write's transaction.
  */
 import { parseColumnValue } from '../storage/model-values.js';
-import type { Model, RelationAttribute } from '../schema/registry.js';
+import type { Model, RelationAttribute, ScalarAttribute } from '../schema/registry.js';
 import { currentTargets } from './apply-relation.js';
 import { relationLinks } from './relation-links.js';
 import type { RowStore } from './row-store.js';
@@ -14,11 +14,20 @@ export function localizationsOf(model: Model): RelationAttribute {
   return model.attributes.get('localizations') as RelationAttribute;
 }
 
+/** The scalar attributes shared by every locale of an entry: those that are not localized. */
+function sharedScalars(model: Model): ScalarAttribute[] {
+  return [...model.attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar' && !attribute.implicit && !attribute.localized);
+}
+
+/** The names of the scalar attributes shared by every locale of an entry. */
+export function sharedAttributeNames(model: Model): ReadonlySet<string> {
+  return new Set(sharedScalars(model).map((attribute) => attribute.name));
+}
+
 /** The values of the scalar attributes shared by every locale of `row`, as the models hold them. */
 export function sharedColumns(store: RowStore, model: Model, row: Record<string, unknown>): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
-  for (const attribute of model.attributes.values()) {
-    if (attribute.kind !== 'scalar' || attribute.implicit || attribute.localized) continue;
+  for (const attribute of sharedScalars(model)) {
     const type = store.schema.columnTypes.get(model.tableName)!.get(attribute.column)!;
     columns[attribute.column] = parseColumnValue(store.client, type, row[attribute.column]);
   }

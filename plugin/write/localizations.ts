@@ -11,7 +11,7 @@ import { insertRow } from './apply-row.js';
 import { currentTargets } from './apply-relation.js';
 import { checkReferences } from './check-references.js';
 import { isPlainObject } from './parse-data.js';
-import { joinLocalizationGroup, localizationsOf, sharedColumns } from './localization-group.js';
+import { joinLocalizationGroup, localizationsOf, sharedAttributeNames, sharedColumns } from './localization-group.js';
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
@@ -22,7 +22,8 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   const { locale, ...data } = isPlainObject(request.body) ? request.body : {};
   if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
   const problems: DataProblem[] = [];
-  const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
+  // Strapi fills the body with the source's attributes that are not localized before checking it.
+  const write = parseData(engine, grants, model, data, { partial: false, path: [], draft: false, inherited: sharedAttributeNames(model) }, problems);
   const localizations = localizationsOf(model);
   const locales = await engine.locales();
   const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, write), localizations.link.table], deadline: request.deadline }, async (store) => {

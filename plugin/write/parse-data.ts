@@ -17,12 +17,20 @@ export interface DataContext {
   readonly checker: ScalarChecker;
   /** The caller's grants: a relation may only point at a type the caller may read. */
   readonly grants: Grants;
+  /**
+   * The entry is a draft (created with `publishedAt: null`, or a draft being updated), which
+   * Strapi saves unfinished: `required` holds only for repeatable components and zones, which
+   * must be given (empty is fine), and `minLength` not at all — in its components too.
+   */
+  readonly draft: boolean;
 }
 
 export interface RowOptions {
   /** An update: absent attributes keep their value, and required ones need not be given. */
   readonly partial: boolean;
   readonly path: DataPath;
+  /** Required attributes that may be absent: a new localization takes them from its source. */
+  readonly inherited?: ReadonlySet<string>;
 }
 
 /** Keys the API maintains itself; writing them is a mistake worth a 400, not a silent no-op. */
@@ -94,8 +102,8 @@ function parseRowInto(context: DataContext, model: Model, data: Record<string, u
       }
     }
   }
-  if (!options.partial) checkRequired(model, data, options.path, problems);
-  const checked = context.checker.check(model.uid, scalars, { partial: options.partial, path: options.path });
+  if (!options.partial) checkRequired(model, data, options, context.draft, problems);
+  const checked = context.checker.check(model.uid, scalars, { ...options, draft: context.draft });
   problems.push(...checked.problems);
   return { model, values: checked.values, relations, media, components };
 }
@@ -107,13 +115,18 @@ function isWritable(attribute: Attribute): boolean {
   return true;
 }
 
-/** Required relations, components and zones; not media, which Strapi 4.26.2 does not check on the content API (at any depth). */
-function checkRequired(model: Model, data: Record<string, unknown>, path: DataPath, problems: DataProblem[]): void {
+/**
+ * Required relations, components and zones must be given, as Strapi checks them: not null, an
+ * empty list being a value. A draft skips relations and single components; media are never
+ * checked, as Strapi 4.26.2 does not on the content API (at any depth).
+ */
+function checkRequired(model: Model, data: Record<string, unknown>, options: RowOptions, draft: boolean, problems: DataProblem[]): void {
   for (const attribute of model.attributes.values()) {
     if (attribute.kind === 'scalar' || attribute.kind === 'internal' || attribute.kind === 'morph' || attribute.kind === 'media' || !attribute.required) continue;
-    const value = data[attribute.name];
-    const empty = value === undefined || value === null || (Array.isArray(value) && value.length === 0);
-    if (empty) problems.push({ path: [...path, attribute.name], message: `${labelOf([...path, attribute.name])} must be defined.` });
+    const many = attribute.kind === 'dynamiczone' || (attribute.kind === 'component' && attribute.repeatable);
+    if ((draft && !many) || options.inherited?.has(attribute.name)) continue;
+    const path = [...options.path, attribute.name];
+    if (data[attribute.name] === undefined || data[attribute.name] === null) problems.push({ path, message: `${labelOf(path)} must be defined.` });
   }
 }
 

@@ -24,9 +24,19 @@ export interface CheckedValues {
   readonly problems: ValueProblem[];
 }
 
+export interface CheckOptions {
+  /** An update: absent attributes keep their value. */
+  readonly partial: boolean;
+  readonly path: ValuePath;
+  /** A draft, as Strapi checks one: neither `required` nor `minLength` applies. */
+  readonly draft?: boolean;
+  /** Attributes that may be absent though required: a new localization takes them from its source. */
+  readonly inherited?: ReadonlySet<string>;
+}
+
 export interface ScalarChecker {
   /** Checks and converts the scalar attributes of model `uid` that `data` names (other keys are ignored: the caller handles them). */
-  check(uid: string, data: Record<string, unknown>, options: { readonly partial: boolean; readonly path: ValuePath }): CheckedValues;
+  check(uid: string, data: Record<string, unknown>, options: CheckOptions): CheckedValues;
 }
 
 interface ModelValidator {
@@ -53,30 +63,47 @@ const TEXT = new Set(['string', 'text', 'richtext', 'password', 'uid', 'email', 
 const NUMBER = new Set(['integer', 'biginteger', 'float', 'decimal']);
 const DECIMAL = new RegExp(DECIMAL_TEXT);
 
-/** One ajv validator per model (content types, components, the file type), compiled once. */
+/**
+ * One ajv validator per model (content types, components, the file type), compiled once; the
+ * validator of a model's drafts, compiled the first time a draft is written.
+ */
 export function compileScalarChecker(registry: Registry): ScalarChecker {
   const ajv = createScalarAjv();
+  const compile = ajv.compile.bind(ajv);
   const validators = new Map<string, ModelValidator>();
-  for (const model of registry.models.values()) validators.set(model.uid, compileModel(ajv.compile.bind(ajv), model));
+  const draftValidators = new Map<string, ModelValidator>();
+  for (const model of registry.models.values()) validators.set(model.uid, compileModel(compile, model, false));
   return {
     check(uid, data, options) {
-      const validator = validators.get(uid);
-      if (!validator) throw new Error(`unknown model ${uid}`);
+      const model = registry.models.get(uid);
+      if (!model) throw new Error(`unknown model ${uid}`);
+      let validator = validators.get(uid)!;
+      if (options.draft) {
+        validator = draftValidators.get(uid) ?? compileModel(compile, model, true);
+        draftValidators.set(uid, validator);
+      }
       return checkValues(validator, data, options);
     },
   };
 }
 
-function compileModel(compile: (schema: object) => ValidateFunction, model: Model): ModelValidator {
+function compileModel(compile: (schema: object) => ValidateFunction, model: Model, draft: boolean): ModelValidator {
   const attributes = writableScalars(model);
-  return { validate: compile(modelSchema(attributes)), attributes: new Map(attributes.map((attribute) => [attribute.name, attribute])) };
+  const checked = draft ? attributes.map(asDraftChecks) : attributes;
+  return { validate: compile(modelSchema(checked)), attributes: new Map(attributes.map((attribute) => [attribute.name, attribute])) };
 }
 
-function checkValues(validator: ModelValidator, data: Record<string, unknown>, options: { readonly partial: boolean; readonly path: ValuePath }): CheckedValues {
+/** Strapi checks a draft's values without `required` and `minLength`: it may be saved unfinished. */
+function asDraftChecks(attribute: ScalarAttribute): ScalarAttribute {
+  return { ...attribute, required: false, constraints: { ...attribute.constraints, minLength: null } };
+}
+
+function checkValues(validator: ModelValidator, data: Record<string, unknown>, options: CheckOptions): CheckedValues {
   validator.validate(data);
   const failures = new Map<string, ErrorObject>();
   for (const error of validator.validate.errors ?? []) {
-    if (APPLICATORS.has(error.keyword) || (error.keyword === 'required' && options.partial)) continue;
+    if (APPLICATORS.has(error.keyword)) continue;
+    if (error.keyword === 'required' && (options.partial || options.inherited?.has(String(error.params.missingProperty)))) continue;
     const name = error.keyword === 'required' ? String(error.params.missingProperty) : attributeOf(error.instancePath);
     if (!failures.has(name)) failures.set(name, error);
   }

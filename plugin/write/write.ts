@@ -65,8 +65,9 @@ export function checkLocale(locales: ReadonlySet<string>, locale: unknown): stri
   return locale;
 }
 
-export function parseData(engine: WriteEngine, grants: Grants, model: Model, data: Record<string, unknown>, options: RowOptions, problems: DataProblem[] = []): RowWrite {
-  return parseRow({ registry: engine.registry, checker: engine.checker, grants }, model, data, options, problems);
+/** The writes of a body's `data` for an entry of `model`; `draft` when the entry is one (Strapi's lighter checks, parse-data.ts). */
+export function parseData(engine: WriteEngine, grants: Grants, model: Model, data: Record<string, unknown>, options: RowOptions & { readonly draft: boolean }, problems: DataProblem[] = []): RowWrite {
+  return parseRow({ registry: engine.registry, checker: engine.checker, grants, draft: options.draft }, model, data, options, problems);
 }
 
 /** The tables a write reorders lists in, and the entry's own: what its transaction locks. */
@@ -89,7 +90,9 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   const { locale: dataLocale, ...data } = dataOf(request.body);
   const problems: DataProblem[] = [];
   if (dataLocale !== undefined && !model.localized) problems.push({ path: ['locale'], message: `locale cannot be written: ${model.displayName} is not localized` });
-  const write = parseData(engine, grants, model, data, { partial: false, path: [] }, problems);
+  // A new entry is a draft when it is created as one, as Strapi decides before checking it.
+  const draft = model.draftAndPublish && data.publishedAt === null;
+  const write = parseData(engine, grants, model, data, { partial: false, path: [], draft }, problems);
   if (problems.length) throw new DataValidationError(problems);
   const queryLocale = parseQueryString(request.querystring).locale;
   const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
@@ -122,7 +125,10 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   const { locale: _ignored, ...rest } = data;
   // Strapi's update drops `localizations`: a group changes only when an entry is created.
   if (model.localized) delete rest.localizations;
-  const write = parseData(engine, grants, model, rest, { partial: true, path: [] }, problems);
+  // An entry is checked as the draft it is before the change, as Strapi does (publishing one with
+  // missing values included).
+  const draft = model.draftAndPublish && (await isDraftEntry(engine, model, id));
+  const write = parseData(engine, grants, model, rest, { partial: true, path: [], draft }, problems);
   await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
     await mustExist(store, model, id);
     if (problems.length) throw new DataValidationError(problems);
@@ -130,6 +136,12 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     await updateRow(store, write, id, { updated_at: store.now });
   });
   return answerOf(engine, request);
+}
+
+/** Whether the entry `id` is a draft; an entry that does not exist is not (the write's transaction finds it missing). */
+async function isDraftEntry(engine: WriteEngine, model: Model, id: number): Promise<boolean> {
+  const row = (await engine.knex(model.tableName).where({ id }).first('published_at')) as { published_at: unknown } | undefined;
+  return row !== undefined && row.published_at === null;
 }
 
 /** `DELETE /<plural>/:id`: answers the entry as it was, then deletes it with its components and links. */
