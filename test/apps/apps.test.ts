@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import supertest from 'supertest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { tokenHash } from '../../plugin/access/tokens.js';
 import { contentApi, type ContentApi } from '../../plugin/index.js';
 import { importStrapiApp, type ImportReport } from '../../plugin/schema/import-strapi.js';
@@ -103,14 +103,18 @@ async function importApp(corpus: AppCorpus): Promise<{ root: string; report: Imp
   }
 }
 
-/** The public role reads every type; the recording's token (full access in the reference) does everything. */
+/**
+ * The public role reads the app's own types (the recording granted it find and findOne on those,
+ * not on the users-permissions types); the recording's token (full access in the reference) does
+ * everything.
+ */
 function permissionsYaml(root: string): string {
-  const names = readdirSync(join(root, 'content-types'))
-    .filter((file) => file.endsWith('.yaml'))
-    .map((file) => file.slice(0, -'.yaml'.length));
+  const files = readdirSync(join(root, 'content-types')).filter((file) => file.endsWith('.yaml'));
+  const names = files.map((file) => file.slice(0, -'.yaml'.length));
+  const appTypes = files.filter((file) => !String((parse(readFileSync(join(root, 'content-types', file), 'utf8')) as { uid?: unknown }).uid ?? '').startsWith('plugin::')).map((file) => file.slice(0, -'.yaml'.length));
   return stringify({
     roles: {
-      public: { ...Object.fromEntries(names.map((name) => [name, ['find', 'findOne']])), file: ['find'] },
+      public: { ...Object.fromEntries(appTypes.map((name) => [name, ['find', 'findOne']])), file: ['find'] },
       writer: { ...Object.fromEntries(names.map((name) => [name, EVERY_ACTION])), file: ['find', 'findOne'] },
     },
     tokens: [{ name: 'writer', role: 'writer', hash: tokenHash(WRITER_TOKEN, SALT) }],
