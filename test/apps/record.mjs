@@ -200,6 +200,13 @@ function existing(uid, locale) {
   return (entries.get(uid) ?? []).filter((entry) => !entry.deleted && (locale === undefined || entry.locale === locale));
 }
 
+/** The zone components some write has given so far. */
+const zoneComponentsWritten = new Set();
+function zoneItem(uid, options) {
+  zoneComponentsWritten.add(uid);
+  return { __component: uid, ...dataFor(components.get(uid).attributes, options) };
+}
+
 /**
  * A data object for a type or component: scalars (required always, others mostly), media,
  * components (nesting up to `depth`), zones and, when `withRelations`, relations to existing entries.
@@ -220,16 +227,15 @@ function dataFor(attributes, { depth = 0, localizedOnly = false, withRelations =
     } else if (attribute.type === 'component') {
       if (depth > 3 || (!attribute.required && !fillable(attribute.component))) continue;
       const component = components.get(attribute.component);
-      if (attribute.repeatable) data[name] = Array.from({ length: int(attribute.required ? 1 : 0, 3) }, () => dataFor(component.attributes, { depth: depth + 1, locale }));
+      // A repeatable component's min (Strapi checks it on published entries) is honoured.
+      const fewest = Math.max(attribute.required ? 1 : 0, attribute.min ?? 0);
+      if (attribute.repeatable) data[name] = Array.from({ length: int(fewest, Math.max(fewest, 3)) }, () => dataFor(component.attributes, { depth: depth + 1, locale }));
       else data[name] = dataFor(component.attributes, { depth: depth + 1, locale });
     } else if (attribute.type === 'dynamiczone') {
       if (depth > 3) continue;
       const choices = attribute.components.filter(fillable);
       if (choices.length === 0) continue;
-      data[name] = Array.from({ length: int(1, 3) }, () => {
-        const uid = pick(choices);
-        return { __component: uid, ...dataFor(components.get(uid).attributes, { depth: depth + 1, locale }) };
-      });
+      data[name] = Array.from({ length: int(1, 3) }, () => zoneItem(pick(choices), { depth: depth + 1, locale }));
     } else if (withRelations && ownsRelation(attribute)) {
       const targets = existing(attribute.target, byUid.get(attribute.target) && isLocalizedType(byUid.get(attribute.target)) ? locale : undefined);
       if (targets.length === 0) continue;
@@ -243,8 +249,14 @@ function dataFor(attributes, { depth = 0, localizedOnly = false, withRelations =
 // ---------------------------------------------------------------------------------------------
 // The reference: a private copy of the installed app with this app's src/
 
+/** Whether the plugin is installed at the version plugins.json names (npm may keep a leading "v"). */
+function installed(plugin) {
+  const file = join(pluginsDir, 'node_modules', plugin.package, 'package.json');
+  return existsSync(file) && String(JSON.parse(readFileSync(file, 'utf8')).version).replace(/^v/, '') === plugin.version;
+}
+
 function ensurePlugins() {
-  const missing = plugins.filter((plugin) => !existsSync(join(pluginsDir, 'node_modules', plugin.package, 'package.json')));
+  const missing = plugins.filter((plugin) => !installed(plugin));
   if (missing.length === 0) return;
   mkdirSync(pluginsDir, { recursive: true });
   if (!existsSync(join(pluginsDir, 'package.json'))) writeFileSync(join(pluginsDir, 'package.json'), '{ "name": "oracle-plugins", "private": true }\n');
@@ -268,8 +280,9 @@ function prepareShadow() {
       writeFileSync(join(folder, kind, `${type.name}.js`), coreFile(kind, factory, type.uid));
     }
   }
+  // A plugin's `config` in plugins.json (settings its config validator asks for at boot) is passed as the app passes it.
   const pluginEntries = plugins
-    .map((plugin) => `  '${plugin.name}': { enabled: true, resolve: ${JSON.stringify(join(pluginsDir, 'node_modules', plugin.package))} },`)
+    .map((plugin) => `  '${plugin.name}': { enabled: true, resolve: ${JSON.stringify(join(pluginsDir, 'node_modules', plugin.package))}${plugin.config ? `, config: ${JSON.stringify(plugin.config)}` : ''} },`)
     .join('\n');
   writeFileSync(
     join(shadow, 'config', 'plugins.js'),
@@ -280,7 +293,18 @@ function prepareShadow() {
 function boot() {
   const child = spawn(process.execPath, [join(referenceApp, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {
     cwd: shadow,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATABASE_FILENAME: '.tmp/data.db', STRAPI_TELEMETRY_DISABLED: 'true', STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true' },
+    // NODE_PATH: the plugins installed apart find their peer dependencies (yup, lodash…) in the
+    // reference's node_modules, as they would in the app's own.
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_FILENAME: '.tmp/data.db',
+      STRAPI_TELEMETRY_DISABLED: 'true',
+      STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
+      NODE_PATH: [join(referenceApp, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(':'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -538,10 +562,7 @@ async function writeData() {
         }
       }
       if (attribute.type === 'dynamiczone' && second) {
-        const items = Array.from({ length: 2 }, () => {
-          const uid = pick(attribute.components.filter(fillable));
-          return { __component: uid, ...dataFor(components.get(uid).attributes, { depth: 1 }) };
-        });
+        const items = Array.from({ length: 2 }, () => zoneItem(pick(attribute.components.filter(fillable)), { depth: 1 }));
         await step(cases, `replaces ${singular(type)} ${second.id}.${name}`, { method: 'PUT', path: withQuery(`/api/${plural(type)}/${second.id}`, { populate: { [name]: { populate: '*' } } }), body: { data: { [name]: items } } });
       }
       if (attribute.type === 'component' && attribute.repeatable && second) {
@@ -596,6 +617,20 @@ async function writeData() {
     if (!last) continue;
     await step(cases, `deletes ${singular(type)} ${last.id}`, { method: 'DELETE', path: `/api/${plural(type)}/${last.id}` });
     last.deleted = true;
+  }
+  // Every component of a zone written at least once: the zone components the random data left
+  // out, four to an entry, in new (English, published) entries.
+  for (const type of order) {
+    for (const [name, attribute] of Object.entries(type.attributes)) {
+      if (attribute.type !== 'dynamiczone') continue;
+      const left = attribute.components.filter((uid) => fillable(uid) && !zoneComponentsWritten.has(uid));
+      for (let at = 0; at < left.length; at += 4) {
+        const chunk = left.slice(at, at + 4);
+        const data = { ...dataFor(type.attributes, { locale: 'en' }), [name]: chunk.map((uid) => zoneItem(uid, { depth: 1, locale: 'en' })) };
+        const result = await step(cases, `creates a ${singular(type)} whose ${name} holds ${chunk.join(', ')}`, { method: 'POST', path: withQuery(`/api/${plural(type)}`, { populate: { [name]: { populate: '*' } } }), body: { data } });
+        remember(type, result, 'en', false);
+      }
+    }
   }
 }
 
