@@ -26,6 +26,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -307,29 +308,7 @@ function boot() {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  child.stdout.on('data', (chunk) => (log += chunk));
-  child.stderr.on('data', (chunk) => (log += chunk));
-  child.exited = new Promise((done) => child.on('exit', (code) => done(code)));
-  child.log = () => log;
-  return child;
-}
-
-async function waitUntilServing(child) {
-  const deadline = Date.now() + 180_000;
-  let exitCode;
-  child.exited.then((code) => (exitCode = code ?? 'signal'));
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`the reference exited (${exitCode}):\n${child.log().slice(-4000)}`);
-    try {
-      const response = await fetch(`${base}/_health`);
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  throw new Error(`the reference did not answer within 180 s:\n${child.log().slice(-4000)}`);
+  return watchReference(child);
 }
 
 /** The fr locale and the writer's full-access token, written beside the running reference. */
@@ -893,7 +872,7 @@ async function main() {
   prepareShadow();
   const child = boot();
   try {
-    await waitUntilServing(child);
+    await waitUntilServing(child, `${base}/_health`, (response) => response.status < 500);
     addLocaleAndToken();
     runStartedAt = Date.now();
     await uploadFiles();
@@ -918,8 +897,7 @@ async function main() {
     writeFileSync(join(outDir, 'index.json'), JSON.stringify(index, null, 2) + '\n');
     console.log(`${index.total} steps recorded in ${outDir}: ${index.groups.map((entry) => `${entry.group} ${entry.cases}`).join(', ')}`);
   } finally {
-    child.kill('SIGTERM');
-    await Promise.race([child.exited, new Promise((done) => setTimeout(done, 10_000))]);
+    await stopReference(child);
     if (process.argv.includes('--keep')) console.log(`reference copy kept: ${shadow}`);
     else rmSync(shadow, { recursive: true, force: true });
   }

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groups, readBackQuery } from './cases.source.mjs';
+import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -83,29 +84,7 @@ function serve(db, dir) {
     env: { ...process.env, SHADOW_DIR: join(dir, 'shadow') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  child.stdout.on('data', (chunk) => (log += chunk));
-  child.stderr.on('data', (chunk) => (log += chunk));
-  child.exited = new Promise((done) => child.on('exit', (code) => done(code)));
-  child.log = () => log;
-  return child;
-}
-
-async function waitUntilServing(child) {
-  const deadline = Date.now() + 180_000;
-  let exitCode;
-  child.exited.then((code) => (exitCode = code ?? 'signal'));
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`the reference exited (${exitCode}):\n${child.log().slice(-4000)}`);
-    try {
-      const response = await fetch(`${base}/api/articles?pagination[pageSize]=1`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  throw new Error(`the reference did not answer within 180 s:\n${child.log().slice(-4000)}`);
+  return watchReference(child);
 }
 
 /** Sends one request the way the replay will: JSON body, the writer token unless `token: "none"`. */
@@ -217,7 +196,7 @@ async function main() {
   const db = prepareDatabase(dir);
   const child = serve(db, dir);
   try {
-    await waitUntilServing(child);
+    await waitUntilServing(child, `${base}/api/articles?pagination[pageSize]=1`, (response) => response.status === 200);
     const runStartedAt = Date.now();
     const recorded = await runCases(runStartedAt);
     mkdirSync(out, { recursive: true });
@@ -236,8 +215,7 @@ async function main() {
     writeFileSync(join(out, 'index.json'), JSON.stringify(index, null, 2) + '\n');
     console.log(`${index.total} cases recorded in ${out}`);
   } finally {
-    child.kill('SIGTERM');
-    await Promise.race([child.exited, new Promise((done) => setTimeout(done, 10_000))]);
+    await stopReference(child);
     // --keep leaves the database the run wrote, to look at what the API does not show (hashes, private values).
     if (process.argv.includes('--keep')) console.log(`database kept: ${join(dir, 'shadow', '.tmp', 'data.db')}`);
     else rmSync(dir, { recursive: true, force: true });

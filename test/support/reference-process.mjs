@@ -1,0 +1,36 @@
+// The reference (Strapi 4.26.2) as a child process of a recorder: its output kept for the error
+// that says why it did not start, waited for until it answers, and stopped. Shared by the
+// recorders of test/writes and test/apps (run by hand, never by npm test).
+
+/** `child` with `log()`, all it printed so far, and `exited`, a promise of its exit code. */
+export function watchReference(child) {
+  let log = '';
+  child.stdout.on('data', (chunk) => (log += chunk));
+  child.stderr.on('data', (chunk) => (log += chunk));
+  child.exited = new Promise((done) => child.on('exit', (code) => done(code)));
+  child.log = () => log;
+  return child;
+}
+
+/** Polls `url` until `ready(response)`, for up to 180 s; throws with the reference's last output if it exits or never answers. */
+export async function waitUntilServing(child, url, ready) {
+  const deadline = Date.now() + 180_000;
+  let exitCode;
+  child.exited.then((code) => (exitCode = code ?? 'signal'));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`the reference exited (${exitCode}):\n${child.log().slice(-4000)}`);
+    try {
+      if (ready(await fetch(url))) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  throw new Error(`the reference did not answer within 180 s:\n${child.log().slice(-4000)}`);
+}
+
+/** SIGTERM, then at most 10 s for the process to end. */
+export async function stopReference(child) {
+  child.kill('SIGTERM');
+  await Promise.race([child.exited, new Promise((done) => setTimeout(done, 10_000))]);
+}
