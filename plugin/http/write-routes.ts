@@ -1,8 +1,8 @@
 /**
  * The write routes, Strapi v4's: `POST /<plural>`, `PUT` and `DELETE /<plural>/:id`,
  * `POST /<plural>/:id/localizations` for localized types, and `PUT`/`DELETE /<singular>` (and
- * `POST /<singular>/localizations`) for single types. The caller's permission is checked before the body is read: a role that may not
- * write learns nothing from a 400.
+ * `POST /<singular>/localizations`) for single types. The caller's permission is checked before
+ * the body is read: a role that may not write learns nothing from a 400.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
