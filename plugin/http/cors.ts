@@ -6,9 +6,29 @@
 import koaCors from '@koa/cors';
 import type { Context } from 'koa';
 
-export interface CorsOptions extends Omit<koaCors.Options, 'origin'> {
+/**
+ * @koa/cors's options, written out here: the published declarations then need no types package
+ * of @koa/cors in the app that uses them.
+ */
+export interface CorsOptions {
   /** `*` (default), one origin, or a list of allowed origins (the request's own is echoed when listed). */
   readonly origin?: string | readonly string[] | ((ctx: Context) => string);
+  /** `Access-Control-Allow-Methods` (default: Strapi's, every method). */
+  readonly allowMethods?: string | string[];
+  /** `Access-Control-Allow-Headers` (default: Strapi's). */
+  readonly allowHeaders?: string | string[];
+  /** `Access-Control-Expose-Headers`. */
+  readonly exposeHeaders?: string | string[];
+  /** `Access-Control-Max-Age`, in seconds. */
+  readonly maxAge?: number | string;
+  /** `Access-Control-Allow-Credentials`. */
+  readonly credentials?: boolean | ((ctx: Context) => boolean);
+  /** Whether the CORS headers stay on error answers (default true). */
+  readonly keepHeadersOnError?: boolean;
+  /** Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy for a secure context. */
+  readonly secureContext?: boolean;
+  /** `Access-Control-Allow-Private-Network` on preflights that ask for it. */
+  readonly privateNetworkAccess?: boolean;
 }
 
 export const STRAPI_CORS_DEFAULTS = {

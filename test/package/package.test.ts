@@ -112,6 +112,36 @@ describe('the packed package', function () {
     }
   });
 
+  it('its published types compile in a strict TypeScript app that checks libraries too', async () => {
+    // What a Koa app in TypeScript that tests with the kit has of its own: koa's, node's and
+    // supertest's types; nothing of the package's dev dependencies.
+    const own = (name: string) => (JSON.parse(readFileSync(join(repoRoot, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')) as { version: string }).version;
+    const types = ['@types/koa', '@types/node', 'supertest', '@types/supertest'].map((name) => `${name}@${own(name)}`);
+    await npm(['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...types], app);
+    writeFileSync(
+      join(app, 'app.ts'),
+      `import Koa from 'koa';
+import { contentApi, type ContentApiOptions } from 'koa-content-api';
+import { createTestApi } from 'koa-content-api/testing';
+const options: ContentApiOptions = { root: '.', database: 'sqlite:data/content.db', cors: { origin: ['https://a.example'] } };
+const app = new Koa();
+const api = await contentApi(options);
+app.use(api.routes());
+export { app, createTestApi };
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: ['node'] }, files: ['app.ts'] }),
+    );
+    const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compiled = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app }).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+    expect(compiled.code, compiled.stdout).to.equal(0);
+  });
+
   it('imports from an ESM script: the plugin and the testing kit', async () => {
     writeFileSync(join(app, 'use.mjs'), `
       import { contentApi } from 'koa-content-api';
