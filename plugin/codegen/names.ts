@@ -32,3 +32,8 @@ export function pascalCase(words: string): string {
     .join('')
     .replace(/^(?=\d)/, '_');
 }
+
+/** A property name, quoted only when it is not an identifier (`"meta-title"`). */
+export function propertyKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+}

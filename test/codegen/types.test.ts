@@ -78,6 +78,36 @@ describe('content-api types', () => {
     expect(compileErrors(declarations, client).join('\n')).to.match(/Property 'author' does not exist/);
   });
 
+  it('types write bodies: the forms a write accepts compile', () => {
+    const client = `import type { WriteBody, ArticleInput, CategoryInput } from './api.js';
+export const created = {
+  data: {
+    title: 'Written over HTTP', locale: 'fr', publishedAt: null, views: '12', featured: 'true', viewsTotal: '9007199254740993',
+    category: 1, categories: { connect: [{ id: 2, position: { before: 3 } }, 4], disconnect: [{ id: 5 }] }, relatedRestaurants: [1, { id: 2 }],
+    headerImage: { id: 1 }, gallery: [1, 2],
+    seo: { metaTitle: 'Written', metaSocial: [{ id: 3, title: 'kept' }] },
+    blocks: [{ __component: 'shared.rich-text', body: 'Hello' }, { __component: 'shared.quote', title: 'Quoted', category: 2 }],
+    metadata: { any: ['json'] },
+  },
+} satisfies WriteBody<ArticleInput>;
+export const updated = { data: { name: 'Food', parent: null, children: { set: [1, 2] } } } satisfies WriteBody<CategoryInput>;
+`;
+    expect(compileErrors(declarations, client)).to.deep.equal([]);
+  });
+
+  it('types write bodies: what a write refuses does not compile', () => {
+    const wrong = [
+      `{ title: 5 }`,
+      `{ nope: 1 }`,
+      `{ createdAt: '2024-01-01' }`,
+      `{ blocks: [{ __component: 'shared.nope' }] }`,
+      `{ blocks: [{ __component: 'shared.rich-text', author: 'x' }] }`,
+      `{ category: 'one' }`,
+    ];
+    const client = `import type { ArticleInput } from './api.js';\n${wrong.map((data, index) => `export const w${index}: ArticleInput = ${data};`).join('\n')}\n`;
+    expect(compileErrors(declarations, client)).to.have.length(wrong.length);
+  });
+
   for (const kind of testDatabaseKinds()) {
     it(`describes real responses of the fixture exactly (${kind.name})`, async () => {
       const served = await serveFixture(kind.client);
