@@ -1,10 +1,11 @@
 /**
- * The README's tour: every request of its `http` blocks runs against the example app with its
- * demo data, on each engine, and answers the status the README shows (200 unless a `# → NNN`
+ * The README's tour (and the examples of the docs/ pages it links to): every request of their
+ * `http` blocks runs against the example app with its demo data, on each engine, and answers the status the README shows (200 unless a `# → NNN`
  * line follows it) — with data, so that the examples show something.
  */
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemoData } from '../../plugin/seed/seed.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
@@ -57,7 +58,10 @@ export function curlRequests(readme: string): CurlRequest[] {
   return requests;
 }
 
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+/** The README and the pages it links to under docs/, whose examples run against the same app. */
+const readme = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((file) => file.endsWith('.md')).map((file) => join('docs', file))]
+  .map((file) => readFileSync(join(repoRoot, file), 'utf8'))
+  .join('\n');
 const requests = tourRequests(readme);
 const curls = curlRequests(readme);
 
@@ -113,3 +117,36 @@ for (const kind of testDatabaseKinds()) {
     }
   });
 }
+
+/** The blocks of `language` in the README section headed `## <title>`, in order. */
+function sectionBlocks(markdown: string, title: string, language: string): string[] {
+  const section = markdown.split(/^## /m).find((part) => part.startsWith(`${title}\n`)) ?? '';
+  return [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]!);
+}
+
+describe("README's Install section", () => {
+  it('its content type and permissions make an app that answers, with the Koa code it shows', async function () {
+    this.timeout(60_000);
+    const own = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const [contentType, permissions] = sectionBlocks(own, 'Install', 'yaml');
+    const [koaCode] = sectionBlocks(own, 'Install', 'ts');
+    expect(contentType).to.match(/\$schema=\.\.\/node_modules\/koa-content-api\/plugin\/schema\/content-type\.schema\.json/);
+    expect(koaCode).to.include("app.use(api.routes());");
+    const root = mkdtempSync(join(tmpdir(), 'readme-install-'));
+    try {
+      mkdirSync(join(root, 'content-types'));
+      writeFileSync(join(root, 'content-types', 'recipe.yaml'), contentType!);
+      writeFileSync(join(root, 'permissions.yaml'), permissions!);
+      const served = await serveApi({ root, database: `sqlite:${join(root, 'content.db')}` });
+      try {
+        const response = await served.request.get('/api/recipes');
+        expect(response.status, response.text).to.equal(200);
+        expect(response.body).to.deep.equal({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
+      } finally {
+        await served.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
