@@ -11,6 +11,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serveFixture, type ServedApi } from '../support/api.js';
 import { testDatabaseKinds } from '../support/databases.js';
@@ -36,8 +38,15 @@ describe('explorer', function () {
       let server: Server;
       let base: string;
       let page: Page;
+      const logged: string[] = [];
       before(async () => {
-        served = await serveFixture(kind.client, 'small', { explorer: true });
+        const destination = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            logged.push(chunk.toString('utf8'));
+            done();
+          },
+        });
+        served = await serveFixture(kind.client, 'small', { explorer: true, logger: pino({ base: null }, destination) });
         server = served.app.listen(0, '127.0.0.1');
         await new Promise((resolve) => server.once('listening', resolve));
         base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -121,6 +130,10 @@ describe('explorer', function () {
 
       it('reads with the token given, the tree then offering what its role may read', async () => {
         await open();
+        const sent: { url: string; authorization: string | undefined }[] = [];
+        const consoled: string[] = [];
+        page.on('request', (request) => sent.push({ url: request.url(), authorization: request.headers().authorization }));
+        page.on('console', (message) => consoled.push(message.text()));
         const typesOffered = () => page.$$eval('#type option', (items) => items.map((item) => item.getAttribute('value')));
         expect(await typesOffered()).to.not.include('api::restaurant.restaurant');
         await page.fill('#token', 'demo-editor-token');
@@ -137,6 +150,16 @@ describe('explorer', function () {
         expect(shown).to.deep.equal(expected.body);
         expect(shown.data).to.not.be.empty;
         expect(await page.textContent('#sql')).to.match(/SELECT/); // explained with the token's role too
+        // Every request after the token was entered (the schema, the run, its SQL) carried it.
+        for (const route of ['/api/_explorer/schema', '/api/restaurants', '/api/_explorer/explain']) {
+          const requests = sent.filter((request) => new URL(request.url).pathname === route);
+          expect(requests, route).to.not.be.empty;
+          for (const request of requests) expect(request.authorization, route).to.equal('Bearer demo-editor-token');
+        }
+        expect(sent.map((request) => request.url).join(' ')).to.not.include('demo-editor-token');
+        expect(consoled.join('\n')).to.not.include('demo-editor-token');
+        expect(logged).to.not.be.empty;
+        expect(logged.join('')).to.not.include('demo-editor-token');
       });
 
       it('opens a zone into its components, each with its fields and populates, as `on` populates', async () => {
