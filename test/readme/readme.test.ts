@@ -8,6 +8,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemoData } from '../../plugin/seed/seed.js';
+import { parsePermissions } from '../../plugin/access/permissions.js';
+import { tokenHash } from '../../plugin/access/tokens.js';
+import { loadSchema } from '../../plugin/schema/load.js';
+import { createTestApi } from '../../plugin/testing/index.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
 
@@ -147,6 +151,36 @@ describe("README's Install section", () => {
       }
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("README's other examples", () => {
+  const own = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+  it('the permissions example is a valid permissions file of the example app', async () => {
+    const [example] = sectionBlocks(own, 'Permissions and API tokens', 'yaml');
+    const registry = await loadSchema(repoRoot);
+    const permissions = parsePermissions(example!.replace('"sha256:…"', `"${tokenHash('example-token', 'readme-example-salt')}"`), 'permissions.yaml', registry);
+    expect(permissions).to.be.an('object');
+  });
+
+  it("the testing kit's data file loads into the recipes example app", async function () {
+    this.timeout(60_000);
+    const [data] = sectionBlocks(own, 'Testing your schema', 'yaml');
+    const dir = mkdtempSync(join(tmpdir(), 'readme-data-'));
+    try {
+      writeFileSync(join(dir, 'data.yaml'), data!);
+      const api = await createTestApi({ root: join(repoRoot, 'examples', 'recipes'), data: join(dir, 'data.yaml') });
+      try {
+        const response = await api.request.get('/api/recipes?populate=chef&locale=all&publicationState=live');
+        expect(response.status, response.text).to.equal(200);
+        expect(response.body.data.map((entry: { attributes: { title: string } }) => entry.attributes.title)).to.have.members(['Tomato soup', 'Soupe à la tomate']);
+      } finally {
+        await api.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
