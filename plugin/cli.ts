@@ -3,15 +3,15 @@
  * `content-api <command> [options]`: each command lives in plugin/cli/<command>.ts and returns
  * its exit code.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HelpRequested, UsageError } from './cli/common.js';
 import { SchemaError } from './schema/problems.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
-  serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed --watch --cors ORIGINS --quiet)', load: () => import('./cli/serve.js') },
+  serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed --watch --cors ORIGINS --locales CODES --quiet)', load: () => import('./cli/serve.js') },
   explain: { summary: "print the SQL a request compiles to ('<path?query>' [--dialect sqlite|postgres] [--role R])", load: () => import('./cli/explain.js') },
-  token: { summary: 'create an API token (create --role R --name N [--expires DATE])', load: () => import('./cli/token.js') },
+  token: { summary: 'create, list or revoke API tokens (create --role R --name N [--expires DATE] | list | revoke --name N)', load: () => import('./cli/token.js') },
   sync: { summary: 'create the missing tables, columns and indexes (--root DIR --database URL)', load: () => import('./cli/sync.js') },
   seed: { summary: 'fill an empty database with the demo data (--root DIR --database URL)', load: () => import('./cli/seed.js') },
   copy: { summary: 'copy the schema\'s tables between databases (--from URL --to URL [--root DIR])', load: () => import('./cli/copy.js') },
@@ -23,18 +23,29 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(15)} ${command.summary}`);
-  return `usage: content-api <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+  return `usage: content-api <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n  content-api <command> --help   every flag of a command\n  content-api --version          the version of koa-content-api\n  --verbose                      on any command: a failure prints its stack\n`;
+}
+
+/** The version in the package's own package.json, two folders up from dist/plugin/cli.js. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
   // `--verbose` anywhere: unexpected failures print their stack, not just their message.
   const verbose = argv.includes('--verbose');
   const [name, ...args] = argv.filter((arg) => arg !== '--verbose');
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  // `help serve` is `serve --help`.
+  if (name === 'help' && args.length === 1 && Object.hasOwn(COMMANDS, args[0]!)) return main([args[0]!, '--help']);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     process.stderr.write(`content-api: unknown command "${name}"\n\n${usage()}`);
     return 2;

@@ -90,7 +90,11 @@ export interface ContentApiOptions {
   resolveRole?: RoleResolver;
   /** Add a Server-Timing header with the database time and statement count (default false). */
   serverTiming?: boolean;
-  /** Answer unmatched paths under the prefix with the API's 404 envelope (default false). */
+  /**
+   * Answer unmatched paths under the prefix with the API's 404 envelope (default true). Routes the
+   * host mounts after `routes()` still answer first; `false` leaves the 404 to a host middleware
+   * that runs before the API and answers after `next()` (koa-static with `defer`, a fallback page).
+   */
   notFound?: boolean;
   /** How many compiled query shapes to remember (default 1000; 0 disables the cache). */
   planCacheSize?: number;
@@ -267,7 +271,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
       cors: options.cors === false ? null : corsMiddleware(options.cors),
       healthRoutes: health ? healthRoutes(health, () => databaseAnswers(executor)) : null,
     },
-    options.notFound ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes,
+    options.notFound !== false ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes,
   );
   return {
     routes: () => apiRoutes,

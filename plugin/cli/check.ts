@@ -5,12 +5,11 @@
 import { join } from 'node:path';
 import { loadSchema } from '../schema/load.js';
 import { formatProblem, SchemaError } from '../schema/problems.js';
-import { parseCommand } from './common.js';
-
-const USAGE = 'usage: content-api check [--root DIR]\n';
+import { commandHelp, parseCommand } from './common.js';
 
 /** Run the command; returns the exit code. */
 const OPTIONS = { root: { type: 'string', default: '.' } } as const;
+const USAGE = commandHelp('check [--root DIR]', OPTIONS, { root: ['DIR', 'the schema folder: content-types/ and components/ (default .)'] });
 
 export async function run(args: string[]): Promise<number> {
   const root = parseCommand(args, OPTIONS, USAGE).values.root;

@@ -34,6 +34,30 @@ export const SCHEMA_AND_DATABASE = {
 } as const;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A flag's help: `[ARG, explanation]` for a flag that takes a value, the explanation alone for a switch. */
+export type FlagHelp = string | readonly [argument: string, explanation: string];
+
+/**
+ * A command's `--help`: its usage line, then one line per flag. `flags` must name every option,
+ * so a new option without help does not compile.
+ */
+export function commandHelp<T extends Options>(synopsis: string, options: T, flags: { readonly [K in keyof T]: FlagHelp }): string {
+  const rows = Object.keys(options).map((name) => {
+    const help = flags[name as keyof T];
+    const short = options[name]?.short ? `-${options[name].short}, ` : '';
+    return typeof help === 'string' ? [`${short}--${name}`, help] : [`${short}--${name} ${help[0]}`, help[1]];
+  });
+  rows.push(['-h, --help', 'print this help']);
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  return `usage: content-api ${synopsis}\n\noptions:\n${rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`).join('\n')}\n`;
+}
+
+/** The help of {@link SCHEMA_AND_DATABASE}. */
+export const SCHEMA_AND_DATABASE_HELP = {
+  root: ['DIR', 'the schema folder: content-types/, components/, permissions.yaml (default .)'],
+  database: ['URL', 'sqlite:<path> or postgres://user@host:port/db (default $DATABASE_URL, else sqlite:.data/content.db)'],
+} as const;
 type Parsed<T extends Options, P extends boolean> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: P }>>;
 
 /** parseArgs, strict, with a UsageError carrying `usage` on anything unexpected; `--help` asks for the usage. */

@@ -8,16 +8,20 @@ import { existsSync } from 'node:fs';
 import { loadSchema } from '../schema/load.js';
 import { copyDatabase, TargetNotEmptyError } from '../storage/copy.js';
 import { parseDatabaseUrl } from '../storage/database.js';
-import { parseCommand, prepareDatabase, UsageError, withDatabase } from './common.js';
+import { commandHelp, parseCommand, prepareDatabase, UsageError, withDatabase } from './common.js';
 import { progressBar } from './progress.js';
-
-const USAGE = 'usage: content-api copy --from URL --to URL [--root DIR]\n';
 
 const OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   root: { type: 'string', default: '.' },
 } as const;
+
+const USAGE = commandHelp('copy --from URL --to URL [--root DIR]', OPTIONS, {
+  from: ['URL', 'the database read (sqlite:<path> or postgres://…), required'],
+  to: ['URL', 'the database written: it gets the layout first and must have no rows in those tables; required'],
+  root: ['DIR', 'the schema folder whose tables are copied (default .)'],
+});
 
 /** Run the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {

@@ -12,9 +12,7 @@ import { postgresDialect } from '../sql/dialect/postgres.js';
 import { sqliteDialect } from '../sql/dialect/sqlite.js';
 import { ApiError } from '../errors.js';
 import { matchRoute } from '../http/route-match.js';
-import { parseCommand, UsageError } from './common.js';
-
-const USAGE = "usage: content-api explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R]\n";
+import { commandHelp, parseCommand, UsageError } from './common.js';
 
 const OPTIONS = {
   root: { type: 'string', default: '.' },
@@ -22,6 +20,13 @@ const OPTIONS = {
   role: { type: 'string', default: PUBLIC_ROLE },
   prefix: { type: 'string', default: '/api' },
 } as const;
+
+const USAGE = commandHelp("explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R] [--prefix /api]", OPTIONS, {
+  root: ['DIR', 'the schema folder, with permissions.yaml (default .)'],
+  dialect: ['sqlite|postgres', 'the SQL dialect to compile to (default sqlite)'],
+  role: ['R', 'the role the request is planned for (default public)'],
+  prefix: ['PATH', 'the API route prefix the path starts with (default /api)'],
+});
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);

@@ -10,22 +10,21 @@ import { UnresolvedCustomFieldsError } from '../schema/import-custom-fields.js';
 import { importStrapiApp, type ImportChange, type ImportReport } from '../schema/import-strapi.js';
 import { loadSchema } from '../schema/load.js';
 import { formatProblem, SchemaError } from '../schema/problems.js';
-import { parseCommand, prepareDatabase, UsageError, withDatabase } from './common.js';
+import { commandHelp, parseCommand, prepareDatabase, UsageError, withDatabase } from './common.js';
 import { progressBar } from './progress.js';
 
-const USAGE = `usage: content-api import-strapi <strapi-app-dir> [--out DIR] [--custom-field UID=TYPE …] [--database URL]
-  --out DIR                 where content-types/ and components/ are written (default .)
-  --custom-field UID=TYPE   the type a custom field stores (plugin::ckeditor.CKEditor=richtext), when
-                            the plugin that registers it is not installed in the app's node_modules
-  --database URL            the app's database (sqlite:<path> or postgres://…), read only: a custom
-                            field nothing else explains takes the type of its column there
-`;
 
 const OPTIONS = {
   out: { type: 'string', default: '.' },
   'custom-field': { type: 'string', multiple: true },
   database: { type: 'string' },
 } as const;
+
+const USAGE = commandHelp('import-strapi <strapi-app-dir> [--out DIR] [--custom-field UID=TYPE …] [--database URL]', OPTIONS, {
+  out: ['DIR', 'where content-types/ and components/ are written (default .)'],
+  'custom-field': ['UID=TYPE', 'the type a custom field stores (plugin::ckeditor.CKEditor=richtext), when its plugin is not in the app\'s node_modules; repeatable'],
+  database: ['URL', "the app's database (sqlite:<path> or postgres://…), read only: a custom field nothing else explains takes its column's type"],
+});
 
 /** Run the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {

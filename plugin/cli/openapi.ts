@@ -7,9 +7,7 @@ import { grantsFor, loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { generateOpenApi } from '../openapi/document.js';
 import { loadSchema } from '../schema/load.js';
-import { parseCommand, writeOutput } from './common.js';
-
-const USAGE = 'usage: content-api openapi [--root DIR] [--role R] [--prefix /api] [--out FILE]\n';
+import { commandHelp, parseCommand, writeOutput } from './common.js';
 
 const OPTIONS = {
   root: { type: 'string', default: '.' },
@@ -17,6 +15,13 @@ const OPTIONS = {
   prefix: { type: 'string', default: '/api' },
   out: { type: 'string' },
 } as const;
+
+const USAGE = commandHelp('openapi [--root DIR] [--role R] [--prefix /api] [--out FILE]', OPTIONS, {
+  root: ['DIR', 'the schema folder, with permissions.yaml (default .)'],
+  role: ['R', 'the role whose view of the API is described (default public)'],
+  prefix: ['PATH', 'the API route prefix in the paths (default /api)'],
+  out: ['FILE', 'write the document to FILE (its folder created) rather than to stdout'],
+});
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);

@@ -8,10 +8,10 @@
 import { loadSchema } from '../schema/load.js';
 import { existingEntries, formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { syncSchema } from '../storage/sync.js';
-import { parseCommand, plural, prepareDatabase, SCHEMA_AND_DATABASE, withDatabase } from './common.js';
+import { commandHelp, parseCommand, plural, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, withDatabase } from './common.js';
 import { progressBar } from './progress.js';
 
-const USAGE = 'usage: content-api seed [--root DIR] [--database URL]\n';
+const USAGE = commandHelp('seed [--root DIR] [--database URL]', SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP);
 
 /** Run the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {

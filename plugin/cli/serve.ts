@@ -1,13 +1,13 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
- * [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS]
+ * [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS]
  * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]…`: a Koa server with the API
  * at /api, /_health and /_ready.
  * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
  * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
  * `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms; `--cors`
- * the allowed origins (default any); `--quiet` drops the request log (one JSON line per request
+ * the allowed origins (default any); `--locales` the locales entries may be written in; `--quiet` drops the request log (one JSON line per request
  * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
  * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
  * processes behind the port (default: one per core; cluster.ts); `--replica` (repeatable) names a
@@ -21,13 +21,10 @@ import { contentApi, type ContentApiOptions } from '../index.js';
 import { parseCorsOrigins } from '../http/cors.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { DEFAULT_TIMEOUT_MS } from '../sql/execute.js';
-import { parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, UsageError } from './common.js';
+import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, UsageError } from './common.js';
 import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
-
-const USAGE =
-  'usage: content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]...\n';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -36,6 +33,7 @@ const OPTIONS = {
   'no-sync': { type: 'boolean', default: false },
   'no-server-timing': { type: 'boolean', default: false },
   'default-locale': { type: 'string' },
+  locales: { type: 'string' },
   seed: { type: 'boolean', default: false },
   openapi: { type: 'boolean', default: false },
   dev: { type: 'boolean', default: false },
@@ -46,6 +44,29 @@ const OPTIONS = {
   workers: { type: 'string', ...(process.env.WORKERS ? { default: process.env.WORKERS } : {}) },
   replica: { type: 'string', multiple: true },
 } as const;
+
+const USAGE = commandHelp(
+  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]...',
+  OPTIONS,
+  {
+    ...SCHEMA_AND_DATABASE_HELP,
+    host: ['H', 'the address to listen on (default $HOST, else 127.0.0.1)'],
+    port: ['P', 'the port to listen on; 0 picks a free one (default $PORT, else 1337)'],
+    'no-sync': 'do not create missing tables, columns and indexes at start: the database must be ready',
+    'no-server-timing': 'leave out the Server-Timing header (database time and statement count)',
+    'default-locale': ['CODE', "the i18n default locale (default the database's, else en)"],
+    locales: ['CODES', "the locales entries may be written in, comma-separated: en,fr (default the database's)"],
+    seed: 'fill a database without entries with the demo data first; one with entries is left alone',
+    openapi: 'serve <prefix>/openapi.json, the OpenAPI document of the caller\'s role',
+    dev: 'serve the explorer at /api/_explorer (development only: it shows the SQL of any request)',
+    timeout: ['MS', "a request's time budget in milliseconds; past it a 503 (default $TIMEOUT, else 10000)"],
+    cors: ['ORIGINS', 'the allowed CORS origins: *, one origin or a comma-separated list (default $CORS_ORIGIN, else any)'],
+    quiet: 'no request log (one JSON line per request on stdout)',
+    watch: 'rebuild the API after each edit of the schema files (one process only)',
+    workers: ['N', 'processes serving the port (default $WORKERS, else one per core)'],
+    replica: ['URL', 'a PostgreSQL read replica; repeatable'],
+  },
+);
 
 function parseWorkers(text: string | undefined): number {
   if (text === undefined) return availableParallelism();
@@ -64,6 +85,13 @@ function requestLogOutput(): DestinationStream & { flushSync(): void } {
   const output = pino.destination({ dest: 1, minLength: 4096, periodicFlush: 50 });
   process.once('exit', () => output.flushSync());
   return output;
+}
+
+/** `en,fr` → ['en', 'fr']; an empty list or code is a usage error. */
+function parseLocales(text: string): string[] {
+  const codes = text.split(',').map((code) => code.trim());
+  if (codes.some((code) => code === '')) throw new UsageError(`--locales expects comma-separated locale codes such as en,fr, got "${text}"`, USAGE);
+  return codes;
 }
 
 function parseMilliseconds(text: string): number {
@@ -88,6 +116,7 @@ export async function run(args: string[]): Promise<number> {
     sync: !values['no-sync'],
     serverTiming: !values['no-server-timing'],
     defaultLocale: values['default-locale'],
+    locales: values.locales === undefined ? undefined : parseLocales(values.locales),
     notFound: true,
     openapi: values.openapi,
     explorer: values.dev,

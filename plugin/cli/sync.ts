@@ -5,9 +5,9 @@
  */
 import { loadSchema } from '../schema/load.js';
 import { syncSchema } from '../storage/sync.js';
-import { parseCommand, plural, prepareDatabase, SCHEMA_AND_DATABASE, withDatabase } from './common.js';
+import { commandHelp, parseCommand, plural, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, withDatabase } from './common.js';
 
-const USAGE = 'usage: content-api sync [--root DIR] [--database URL]\n';
+const USAGE = commandHelp('sync [--root DIR] [--database URL]', SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP);
 
 /** Run the command; returns the exit code. */
 export async function run(args: string[]): Promise<number> {

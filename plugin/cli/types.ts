@@ -5,14 +5,17 @@
  */
 import { generateTypes } from '../codegen/types.js';
 import { loadSchema } from '../schema/load.js';
-import { parseCommand, writeOutput } from './common.js';
-
-const USAGE = 'usage: content-api types [--root DIR] [--out FILE]\n';
+import { commandHelp, parseCommand, writeOutput } from './common.js';
 
 const OPTIONS = {
   root: { type: 'string', default: '.' },
   out: { type: 'string' },
 } as const;
+
+const USAGE = commandHelp('types [--root DIR] [--out FILE]', OPTIONS, {
+  root: ['DIR', 'the schema folder (default .)'],
+  out: ['FILE', 'write the declarations to FILE (its folder created) rather than to stdout'],
+});
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);

@@ -27,7 +27,10 @@ export function sendError(ctx: Context, status: number, name: string, message: s
   ctx.body = errorBody(status, name, message, details);
 }
 
-/** For hosts that want the API's 404 envelope on unmatched paths under the prefix. */
+/**
+ * The API's 404 envelope on paths under the prefix that nothing answered, downstream middleware
+ * included: it is written only after `next()` returns with no body.
+ */
 export function notFound(prefix: string) {
   return async (ctx: Context, next: Next): Promise<void> => {
     await next();

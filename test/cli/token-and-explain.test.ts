@@ -1,10 +1,11 @@
 /**
- * `content-api token create` and `content-api explain`, run as a user runs them, and an API
- * token created by the first one used against the API.
+ * `content-api token create|list|revoke` and `content-api explain`, run as a user runs them, and
+ * an API token created by the first one used against the API. The token commands change only the
+ * entry they add or remove in permissions.yaml: the rest of the file stays byte for byte.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,15 +36,17 @@ describe('content-api token create', function () {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('prints a token once and stores only its salted hash, keeping the comments', async () => {
+  it('prints a token once and stores only its salted hash, leaving the rest of the file as it was', async () => {
+    const before = readFileSync(join(root, 'permissions.yaml'), 'utf8');
     const { code, stdout } = await cli(['token', 'create', '--root', root, '--role', 'editor', '--name', 'ci']);
     expect(code).to.equal(0);
     const token = stdout.trim();
     expect(token).to.match(/^cat_[A-Za-z0-9_-]{40,}$/);
     const permissions = readFileSync(join(root, 'permissions.yaml'), 'utf8');
     expect(permissions).to.not.include(token);
-    expect(permissions).to.match(/name: ci\n\s+role: editor\n\s+hash: sha256:/);
-    expect(permissions).to.include('# Roles, what each may read and write');
+    // One line added, in the style of the entry before it.
+    expect(permissions.startsWith(before), permissions).to.equal(true);
+    expect(permissions.slice(before.length)).to.match(/^ {2}- \{ name: ci, role: editor, hash: sha256:[A-Za-z0-9_-]{16,}:[0-9a-f]{64} \}\n$/);
 
     served = await serveApi({ root, database: await fixtureDatabase('sqlite'), sync: false });
     const preview = () => served!.request.get('/api/articles?publicationState=preview&fields[0]=title');
@@ -61,15 +64,107 @@ describe('content-api token create', function () {
     expect((await cli(['token', 'create', '--root', root, '--role', 'editor'])).code).to.equal(2);
   });
 
-  it('an expired token is a 401', async () => {
-    const { stdout } = await cli(['token', 'create', '--root', root, '--role', 'editor', '--name', 'old', '--expires', '2020-01-01T00:00:00Z']);
-    const expired = await serveApi({ root, database: await fixtureDatabase('sqlite'), sync: false });
+  it('a token past its --expires date is a 401', async () => {
+    const { code, stdout } = await cli(['token', 'create', '--root', root, '--role', 'editor', '--name', 'old', '--expires', '2100-01-01T00:00:00Z']);
+    expect(code).to.equal(0);
+    const later = await serveApi({ root, database: await fixtureDatabase('sqlite'), sync: false, now: () => Date.parse('2100-01-01T00:00:01Z') });
     try {
-      const response = await expired.request.get('/api/articles').set('Authorization', `Bearer ${stdout.trim()}`);
+      const response = await later.request.get('/api/articles').set('Authorization', `Bearer ${stdout.trim()}`);
       expect(response.status).to.equal(401);
     } finally {
-      await expired.close();
+      await later.close();
     }
+  });
+
+  it('refuses an --expires date in the past, or one that is not a date, with exit 2 and the file untouched', async () => {
+    const before = readFileSync(join(root, 'permissions.yaml'), 'utf8');
+    const past = await cli(['token', 'create', '--root', root, '--role', 'editor', '--name', 'past', '--expires', '2020-01-01']);
+    expect(past.code).to.equal(2);
+    expect(past.stderr).to.match(/--expires 2020-01-01 is in the past/);
+    for (const invalid of ['2027-02-30', 'next week', '2027-13-01', '2027-01-01T25:00:00Z', '1']) {
+      const result = await cli(['token', 'create', '--root', root, '--role', 'editor', '--name', 'bad', '--expires', invalid]);
+      expect(result.code, invalid).to.equal(2);
+      expect(result.stderr, invalid).to.include(`invalid --expires "${invalid}": expected an ISO-8601 date`);
+    }
+    expect(readFileSync(join(root, 'permissions.yaml'), 'utf8')).to.equal(before);
+  });
+});
+
+/** A hand-written permissions.yaml: flow lists without padding, comments, blank lines, quotes. */
+const HAND_WRITTEN = `# roles first
+roles:
+  public:
+    article: [find, findOne]   # the list
+    category: ['find']
+
+  editor:
+    article: [find,findOne, preview]
+tokens:
+  # the CI token
+  - { name: ci, role: editor, hash: "sha256:aaaaaaaaaaaaaaaa:${'a'.repeat(64)}", expiresAt: 2099-01-01T00:00:00Z }
+  - name: deploy
+    role: public
+    hash: 'sha256:bbbbbbbbbbbbbbbb:${'b'.repeat(64)}'
+
+# the end
+`;
+
+describe('content-api token on a hand-written permissions.yaml', () => {
+  let root: string;
+  let file: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'content-api-token-yaml-'));
+    for (const entry of ['content-types', 'components']) cpSync(join(repoRoot, entry), join(root, entry), { recursive: true });
+    file = join(root, 'permissions.yaml');
+  });
+  beforeEach(() => writeFileSync(file, HAND_WRITTEN));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('create adds the entry after the last one and changes nothing else', async () => {
+    const result = await cli(['token', 'create', '--root', root, '--role', 'public', '--name', 'web', '--expires', '2099-06-01']);
+    expect(result.code, result.stderr).to.equal(0);
+    const after = readFileSync(file, 'utf8');
+    const at = HAND_WRITTEN.indexOf('\n# the end');
+    expect(after.slice(0, at)).to.equal(HAND_WRITTEN.slice(0, at));
+    expect(after.slice(-'\n# the end\n'.length)).to.equal('\n# the end\n');
+    expect(after.slice(at, -'\n# the end\n'.length)).to.match(/^ {2}- name: web\n {4}role: public\n {4}hash: sha256:\S+\n {4}expiresAt: 2099-06-01T00:00:00.000Z\n$/);
+  });
+
+  it('revoke removes the entry and changes nothing else; create then revoke gives the file back', async () => {
+    expect((await cli(['token', 'revoke', '--root', root, '--name', 'deploy'])).code).to.equal(0);
+    expect(readFileSync(file, 'utf8')).to.equal(HAND_WRITTEN.replace(/ {2}- name: deploy\n.*\n.*\n/, ''));
+    writeFileSync(file, HAND_WRITTEN);
+    expect((await cli(['token', 'revoke', '--root', root, '--name', 'ci'])).code).to.equal(0);
+    expect(readFileSync(file, 'utf8')).to.equal(HAND_WRITTEN.replace(/ {2}- \{ name: ci.*\n/, ''));
+    writeFileSync(file, HAND_WRITTEN);
+    expect((await cli(['token', 'create', '--root', root, '--role', 'editor', '--name', 'temp'])).code).to.equal(0);
+    expect((await cli(['token', 'revoke', '--root', root, '--name', 'temp'])).code).to.equal(0);
+    expect(readFileSync(file, 'utf8')).to.equal(HAND_WRITTEN);
+  });
+
+  it('revoke of the last token leaves `tokens: []`; create then starts the list again', async () => {
+    const single = 'roles:\n  public: { article: [find] }\ntokens:\n  - { name: only, role: public, hash: "sha256:cccccccccccccccc:' + 'c'.repeat(64) + '" }\n';
+    writeFileSync(file, single);
+    expect((await cli(['token', 'revoke', '--root', root, '--name', 'only'])).code).to.equal(0);
+    expect(readFileSync(file, 'utf8')).to.equal('roles:\n  public: { article: [find] }\ntokens: []\n');
+    expect((await cli(['token', 'create', '--root', root, '--role', 'public', '--name', 'again'])).code).to.equal(0);
+    expect(readFileSync(file, 'utf8')).to.match(/^roles:\n {2}public: \{ article: \[find\] \}\ntokens:\n {2}- name: again\n {4}role: public\n {4}hash: sha256:\S+\n$/);
+  });
+
+  it('revoke of an unknown name is an error, exit 1, the file untouched', async () => {
+    const result = await cli(['token', 'revoke', '--root', root, '--name', 'nobody']);
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.include('no token named "nobody"');
+    expect(readFileSync(file, 'utf8')).to.equal(HAND_WRITTEN);
+    expect((await cli(['token', 'revoke', '--root', root])).code, 'without --name').to.equal(2);
+  });
+
+  it('list prints name, role and expiry, never the hash', async () => {
+    const result = await cli(['token', 'list', '--root', root]);
+    expect(result.code).to.equal(0);
+    expect(result.stdout.split('\n')).to.deep.equal(['NAME    ROLE    EXPIRES', 'ci      editor  2099-01-01T00:00:00.000Z', 'deploy  public  never', '']);
+    expect(result.stdout).to.not.include('sha256');
+    expect(readFileSync(file, 'utf8')).to.equal(HAND_WRITTEN);
   });
 });
 

@@ -56,6 +56,32 @@ describe('the plugin in a host app', function () {
     expect(response.body).to.deep.equal({ data: null, error: { status: 405, name: 'MethodNotAllowedError', message: 'Method Not Allowed', details: {} } });
   });
 
+  it('answers an unknown path under the prefix with the 404 envelope, by default', async () => {
+    for (const path of ['/api/nowhere', '/api/articles/1/more', '/api']) {
+      const response = await supertest(app.callback()).get(path);
+      expect(response.status, path).to.equal(404);
+      expect(response.headers['content-type'], path).to.match(/application\/json/);
+      expect(response.body, path).to.deep.equal({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+    }
+    expect((await supertest(app.callback()).get('/apiary')).text, 'outside the prefix').to.equal('Not Found');
+  });
+
+  it('leaves the 404 to an upstream host middleware with notFound: false', async () => {
+    const plain = await contentApi({ root: repoRoot, database: await fixtureDatabase('sqlite'), sync: false, notFound: false, watchPermissions: false });
+    try {
+      const host = new Koa();
+      host.use(async (ctx, next) => {
+        await next();
+        if (ctx.status === 404 && ctx.body === undefined && ctx.path === '/api/page') ctx.body = 'a host page';
+      });
+      host.use(plain.routes());
+      expect((await supertest(host.callback()).get('/api/page')).text).to.equal('a host page');
+      expect((await supertest(host.callback()).get('/api/nowhere')).text).to.equal('Not Found');
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('answers HEAD like GET, without a body', async () => {
     const response = await supertest(app.callback()).head('/api/articles');
     expect(response.status).to.equal(200);

@@ -1,0 +1,64 @@
+/**
+ * `content-api --version`, and each command's `--help`: every flag on a line of its own with an
+ * explanation, run as a user runs them.
+ */
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { repoRoot } from '../support/api.js';
+import { cliPath } from '../support/server.js';
+
+function runCli(...args: string[]) {
+  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd: tmpdir(), encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The flags each command takes (others may be added; these must be explained). */
+const FLAGS: Record<string, string[]> = {
+  serve: ['root', 'database', 'host', 'port', 'no-sync', 'no-server-timing', 'default-locale', 'locales', 'seed', 'openapi', 'dev', 'timeout', 'cors', 'quiet', 'watch', 'workers', 'replica'],
+  sync: ['root', 'database'],
+  seed: ['root', 'database'],
+  check: ['root'],
+  'import-strapi': ['out', 'custom-field', 'database'],
+  token: ['root', 'role', 'name', 'expires'],
+  copy: ['from', 'to', 'root'],
+  explain: ['root', 'dialect', 'role', 'prefix'],
+  types: ['root', 'out'],
+  openapi: ['root', 'role', 'prefix', 'out'],
+};
+
+describe('content-api --version', () => {
+  it("prints package.json's version, as --version and -v", () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = runCli(flag);
+      expect(result.status, flag).to.equal(0);
+      expect(result.stdout, flag).to.equal(`${version}\n`);
+    }
+    expect(runCli('--help').stdout).to.include('--version');
+  });
+});
+
+describe('content-api <command> --help', () => {
+  for (const [command, flags] of Object.entries(FLAGS)) {
+    it(`${command}: the usage, then each flag with a one-line explanation`, () => {
+      const result = runCli(command, '--help');
+      expect(result.status).to.equal(0);
+      const [synopsis, ...rest] = result.stdout.split('\n\noptions:\n');
+      expect(synopsis).to.match(new RegExp(`^usage: content-api ${command} `));
+      const lines = rest.join('').trimEnd().split('\n');
+      const explained = new Map<string, string>();
+      for (const line of lines) {
+        const match = /^ {2}(?:-\w, )?--([\w-]+)(?: \S+)? {2,}(\S.*)$/.exec(line);
+        expect(match, `an option line: "${line}"`).to.not.equal(null);
+        explained.set(match![1]!, match![2]!);
+      }
+      for (const flag of [...flags, 'help']) expect(explained.get(flag), `--${flag}`).to.be.a('string').and.have.length.above(10);
+      // Every flag the usage line names is explained.
+      for (const [, flag] of synopsis!.matchAll(/--([\w-]+)/g)) expect(explained.has(flag!), `--${flag} of the usage line`).to.equal(true);
+      expect(runCli('help', command).stdout, '`help <command>` is the same').to.equal(result.stdout);
+    });
+  }
+});
