@@ -26,7 +26,7 @@ describe('content-api check', () => {
     expect(result.status).to.equal(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).to.have.length(6);
-    expect(lines[1]).to.equal(`${join(root, 'content-types/article.yaml')}:17:13 attributes.writer.target: unknown target "api::author.author"; expected a content type such as api::category.category`);
+    expect(lines[1]).to.equal(`${join(root, 'content-types/article.yaml')}:17:13 attributes.writer.target: unknown target "api::author.author"; no content type of this schema has that uid or singular name`);
     expect(lines[5]).to.equal('5 schema problems');
   });
 
