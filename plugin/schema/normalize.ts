@@ -189,6 +189,7 @@ function checkReferences(
         at('enum', 'an enumeration needs a non-empty "enum" list');
       } else if (attribute.type === 'uid' && attribute.targetField !== undefined) {
         const field = entry.attributes[attribute.targetField];
+        if (!field && entry.loaded.invalidAttributes?.has(attribute.targetField)) continue;
         if (!field || !['string', 'text', 'uid', 'email'].includes(field.type)) {
           at('targetField', `"${attribute.targetField}" is not a string attribute of this type`);
         }

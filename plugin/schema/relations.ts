@@ -40,6 +40,8 @@ export function checkRelation(
   }
   const target = declared.get(targetUid);
   const counterpart = target?.attributes[other];
+  // The other side is declared but invalid, and reported as such already.
+  if (!counterpart && target?.loaded.invalidAttributes?.has(other)) return;
   const key = attribute.inversedBy ? 'inversedBy' : 'mappedBy';
   if (!counterpart || counterpart.type !== 'relation') {
     at(key, `"${other}" is not a relation attribute of ${targetUid}`);

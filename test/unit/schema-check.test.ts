@@ -30,6 +30,16 @@ describe('content-api check', () => {
     expect(lines[5]).to.equal('5 schema problems');
   });
 
+  it('reports an invalid attribute and an unknown relation target of the same file in one run', () => {
+    const root = schemaFixture('all-stages');
+    const result = runCli('check', `--root=${root}`);
+    expect(result.status).to.equal(1);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith(join(root, 'content-types/post.yaml')))).to.have.length(2);
+    expect(lines).to.include(`${join(root, 'content-types/post.yaml')}:16:13 attributes.writer.target: unknown target "api::autor.autor"; did you mean "api::author.author"?`);
+    expect(lines[lines.length - 1]).to.equal('6 schema problems');
+  });
+
   it('exits 2 on a usage error', () => {
     const result = runCli('check', '--rot', repoRoot);
     expect(result.status).to.equal(2);

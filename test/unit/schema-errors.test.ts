@@ -126,6 +126,21 @@ describe('schema loading: a YAML syntax error is one problem, where it starts', 
   });
 });
 
+describe('schema loading: every problem of every file in one pass', () => {
+  it('checks the valid attributes of a file whose other attributes are invalid, across files', async () => {
+    const problems = await problemsOf('all-stages');
+    expect(problems.map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.path}: ${problem.message.replace(/; expected one of .*/, '')}`)).to.deep.equal([
+      'components/shared/seo.yaml:7:16 attributes.metaTitle.maxLength: expected an integer',
+      'components/shared/seo.yaml:11:13 attributes.image.target: unknown target "plugin::upload.fil"; did you mean "plugin::upload.file"?',
+      'content-types/author.yaml:10:13 attributes.name.unique: expected a boolean',
+      'content-types/author.yaml:15:15 attributes.posts.mappedBy: "author" is not a relation attribute of api::post.post',
+      'content-types/post.yaml:9:11 attributes.title.type: unknown attribute type "strin"',
+      // slug's targetField names the invalid title: not reported a second time.
+      'content-types/post.yaml:16:13 attributes.writer.target: unknown target "api::autor.autor"; did you mean "api::author.author"?',
+    ]);
+  });
+});
+
 describe('schema loading: an unknown relation target', () => {
   it('suggests the closest content type of the schema, in the form written, and nothing when none is close', async () => {
     const problems = await problemsOf('suggest-target');
