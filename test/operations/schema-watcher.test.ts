@@ -39,9 +39,36 @@ const saves: Record<string, (file: string, text: string) => void> = {
   },
 };
 
+/**
+ * Starts a watcher, makes the first save (`saveFirst`, described by `save`), then writes `path`
+ * plainly: both must be reported.
+ */
+async function expectBothSeen(
+  watchIt: (changed: () => void) => { close(): void },
+  path: string,
+  save: string,
+  saveFirst: () => void,
+): Promise<void> {
+  let changes = 0;
+  const watcher = watchIt(() => (changes += 1));
+  try {
+    await sleep(50);
+    saveFirst();
+    await seen(() => changes, 0, save);
+    // Let the first save's burst settle, so the next change is the plain edit's alone.
+    await sleep(200);
+    const before = changes;
+    writeFileSync(path, 'third: 3\n');
+    await seen(() => changes, before, `the plain edit after ${save}`);
+  } finally {
+    watcher.close();
+  }
+}
+
 describe('the schema watcher after a file is replaced', function () {
   this.timeout(20_000);
   let root: string;
+  const watchRoot = (changed: () => void) => watchSchema(root, changed, 30);
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'content-api-watch-'));
     mkdirSync(join(root, 'content-types'));
@@ -55,41 +82,19 @@ describe('the schema watcher after a file is replaced', function () {
   for (const file of ['content-types/article.yaml', 'components/shared/seo.yaml', 'permissions.yaml']) {
     for (const [save, write] of Object.entries(saves)) {
       it(`sees ${file} saved by ${save}, and a plain edit after it`, async () => {
-        let changes = 0;
-        const watcher = watchSchema(root, () => (changes += 1), 30);
-        try {
-          await sleep(50);
-          const path = join(root, file);
-          write(path, 'second: 2');
-          await seen(() => changes, 0, save);
-          // Let the first save's burst settle, so the next change is the plain edit's alone.
-          await sleep(200);
-          const before = changes;
-          writeFileSync(path, 'third: 3\n');
-          await seen(() => changes, before, `the plain edit after ${save}`);
-        } finally {
-          watcher.close();
-        }
+        const path = join(root, file);
+        await expectBothSeen(watchRoot, path, save, () => write(path, 'second: 2'));
       });
     }
   }
 
   it('sees a file in a component folder deleted and created again', async () => {
-    let changes = 0;
-    const watcher = watchSchema(root, () => (changes += 1), 30);
-    try {
-      await sleep(50);
-      rmSync(join(root, 'components', 'shared'), { recursive: true });
-      mkdirSync(join(root, 'components', 'shared'));
-      writeFileSync(join(root, 'components', 'shared', 'seo.yaml'), 'second: 2\n');
-      await seen(() => changes, 0, 'the new folder');
-      await sleep(200);
-      const before = changes;
-      writeFileSync(join(root, 'components', 'shared', 'seo.yaml'), 'third: 3\n');
-      await seen(() => changes, before, 'an edit in the new folder');
-    } finally {
-      watcher.close();
-    }
+    const folder = join(root, 'components', 'shared');
+    await expectBothSeen(watchRoot, join(folder, 'seo.yaml'), 'the folder made again', () => {
+      rmSync(folder, { recursive: true });
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'seo.yaml'), 'second: 2\n');
+    });
   });
 });
 
@@ -104,20 +109,8 @@ describe('the permissions file watcher after the file is replaced', function () 
 
   for (const [save, write] of Object.entries(saves)) {
     it(`sees permissions.yaml saved by ${save}, and a plain edit after it`, async () => {
-      let changes = 0;
       const path = join(root, 'permissions.yaml');
-      const watcher = watchFile(path, () => (changes += 1));
-      try {
-        await sleep(50);
-        write(path, 'second: 2');
-        await seen(() => changes, 0, save);
-        await sleep(200);
-        const before = changes;
-        writeFileSync(path, 'third: 3\n');
-        await seen(() => changes, before, `the plain edit after ${save}`);
-      } finally {
-        watcher.close();
-      }
+      await expectBothSeen((changed) => watchFile(path, changed), path, save, () => write(path, 'second: 2'));
     });
   }
 });
