@@ -123,6 +123,11 @@ export interface LoadedDocument<T> {
   document: T;
   /** line:column of the node at a YAML path (`['attributes', 'title', 'type']`), or of its nearest parent. */
   locate(path: readonly (string | number)[]): SourcePosition;
+  /**
+   * Attributes left out of `document` because their own declaration is invalid (and reported):
+   * the rest of the file is still checked, and a reference to one of these is not reported again.
+   */
+  invalidAttributes?: ReadonlySet<string>;
 }
 
 export interface LoadedContentType extends LoadedDocument<ContentTypeDocument> {

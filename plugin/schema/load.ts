@@ -10,7 +10,8 @@ import type { ComponentDocument, ContentTypeDocument, LoadedComponent, LoadedCon
 import { normalizeSchema } from './normalize.js';
 import { SchemaError, type SchemaProblem } from './problems.js';
 import type { Registry } from './registry.js';
-import { validateDocument } from './validate.js';
+import type { SchemaFileKind } from './schema-files.js';
+import { validateDocument, type ValidationIssue, type YamlPath } from './validate.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 /** Options of loadSchema. */
@@ -51,13 +52,16 @@ export async function loadSchema(root: string, options: LoadOptions = {}): Promi
       const position = source.locate(issue.path, issue.atKey);
       problems.push({ ...position, path: issue.path.join('.'), message: issue.message });
     }
-    if (source.problems.length || issues.length) {
+    // A file whose problems are confined to some attributes (or unknown keys) still takes part in
+    // the cross-file checks without them, so its other problems are reported in the same run.
+    const usable = source.problems.length ? null : usablePart(entry.kind, source.data, issues);
+    if (!usable) {
       for (const name of declaredNames(entry, source.data)) missingNames.add(name);
-    } else if (entry.kind === 'contentType') {
-      contentTypes.push({ kind: 'contentType', file: entry.file, document: source.data as ContentTypeDocument, locate: (path) => source.locate(path) });
-    } else {
-      components.push({ kind: 'component', uid: entry.uid as string, file: entry.file, document: source.data as ComponentDocument, locate: (path) => source.locate(path) });
+      continue;
     }
+    const loaded = { file: entry.file, locate: (path: YamlPath) => source.locate(path), invalidAttributes: usable.invalidAttributes };
+    if (entry.kind === 'contentType') contentTypes.push({ ...loaded, kind: 'contentType', document: usable.document as ContentTypeDocument });
+    else components.push({ ...loaded, kind: 'component', uid: entry.uid as string, document: usable.document as ComponentDocument });
   }
   try {
     const registry = normalizeSchema(contentTypes, components, options);
@@ -114,6 +118,30 @@ async function readSource(root: string, entry: SchemaFile): Promise<YamlSource> 
     const message = `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;
     return { file: entry.file, data: null, problems: [{ file: entry.file, path: '', line: 1, column: 1, message }], locate: () => ({ file: entry.file, line: 1, column: 1 }) };
   }
+}
+
+/**
+ * The document without its invalid attributes and unknown keys, when that is all that is wrong
+ * with it (checked again, so what normalize reads has the shape it expects); null otherwise.
+ */
+function usablePart(kind: SchemaFileKind, data: unknown, issues: readonly ValidationIssue[]): { document: unknown; invalidAttributes: Set<string> } | null {
+  const invalidAttributes = new Set<string>();
+  if (!issues.length) return { document: data, invalidAttributes };
+  const document = structuredClone(data) as Record<string, unknown>;
+  for (const issue of issues) {
+    const [head, name] = issue.path;
+    if (head === 'attributes' && typeof name === 'string') {
+      invalidAttributes.add(name);
+    } else if (issue.keyword === 'additionalProperties') {
+      const parent = issue.path.slice(0, -1).reduce<unknown>((node, step) => (node as Record<string | number, unknown> | undefined)?.[step], document);
+      if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[issue.path[issue.path.length - 1] as string];
+    } else {
+      return null;
+    }
+  }
+  const attributes = document.attributes as Record<string, unknown> | undefined;
+  for (const name of invalidAttributes) if (attributes) delete attributes[name];
+  return validateDocument(kind, document).length ? null : { document, invalidAttributes };
 }
 
 /** The uids and names a file would have declared, as far as its (possibly broken) data tells. */

@@ -21,6 +21,7 @@ import {
   type ScalarConstraints,
   defaultFields,
 } from './registry.js';
+import { closestName } from './closest-name.js';
 import { buildFileModel } from './file-model.js';
 import type { Declared } from './declared.js';
 import { buildRelation, checkRelation, localizationsRelation } from './relations.js';
@@ -174,11 +175,11 @@ function checkReferences(
       const at = (key: string, message: string) => problems.push(problemAt(entry.loaded, ['attributes', name, key], message));
       if (attribute.type === 'component') {
         const target = declared.get(attribute.component);
-        if (!target?.isComponent) at('component', `unknown component "${attribute.component}"; expected a component uid such as shared.seo`);
+        if (!target?.isComponent) at('component', unknownComponentMessage(attribute.component, declared));
       } else if (attribute.type === 'dynamiczone') {
         attribute.components.forEach((uid, index) => {
           if (!declared.get(uid)?.isComponent) {
-            problems.push(problemAt(entry.loaded, ['attributes', name, 'components', index], `unknown component "${uid}"`));
+            problems.push(problemAt(entry.loaded, ['attributes', name, 'components', index], unknownComponentMessage(uid, declared)));
           }
         });
         if (entry.isComponent) at('type', 'a dynamic zone cannot be declared inside a component');
@@ -188,12 +189,21 @@ function checkReferences(
         at('enum', 'an enumeration needs a non-empty "enum" list');
       } else if (attribute.type === 'uid' && attribute.targetField !== undefined) {
         const field = entry.attributes[attribute.targetField];
+        if (!field && entry.loaded.invalidAttributes?.has(attribute.targetField)) continue;
         if (!field || !['string', 'text', 'uid', 'email'].includes(field.type)) {
           at('targetField', `"${attribute.targetField}" is not a string attribute of this type`);
         }
       }
     }
   }
+}
+
+/** Names the schema's own component nearest to an unknown uid, if one is near. */
+function unknownComponentMessage(uid: string, declared: Map<string, Declared>): string {
+  const components = [...declared.values()].filter((entry) => entry.isComponent).map((entry) => entry.uid);
+  const close = closestName(uid, components);
+  if (close) return `unknown component "${uid}"; did you mean "${close}"?`;
+  return `unknown component "${uid}"; no component of this schema has that uid`;
 }
 
 /** A bound written as a string (biginteger bounds past 2^53) must still be a number. */

@@ -2,6 +2,7 @@
  * Relations of the schema: checking that both sides of a bidirectional relation agree, and the
  * link table each owning side creates, named exactly as Strapi v4 names it.
  */
+import { closestName } from './closest-name.js';
 import type { RelationAttributeDocument } from './document.js';
 import type { Declared } from './declared.js';
 import { FILE_UID, type LinkPath, type LinkTable, type RelationAttribute } from './registry.js';
@@ -24,7 +25,7 @@ export function checkRelation(
 ): void {
   const targetUid = resolveTarget(attribute.target);
   if (!targetUid) {
-    at('target', `unknown target "${attribute.target}"; expected a content type such as api::category.category`);
+    at('target', unknownTargetMessage(attribute.target, declared));
     return;
   }
   if (attribute.inversedBy && attribute.mappedBy) {
@@ -39,6 +40,8 @@ export function checkRelation(
   }
   const target = declared.get(targetUid);
   const counterpart = target?.attributes[other];
+  // The other side is declared but invalid, and reported as such already.
+  if (!counterpart && target?.loaded.invalidAttributes?.has(other)) return;
   const key = attribute.inversedBy ? 'inversedBy' : 'mappedBy';
   if (!counterpart || counterpart.type !== 'relation') {
     at(key, `"${other}" is not a relation attribute of ${targetUid}`);
@@ -54,6 +57,15 @@ export function checkRelation(
   if (COUNTERPART[attribute.relation] !== counterpart.relation) {
     at('relation', `${attribute.relation} does not pair with ${targetUid}.${other} (${counterpart.relation}); expected ${COUNTERPART[attribute.relation]} there`);
   }
+}
+
+/** Names the schema's own content type nearest to the target, written the way the target was (uid or singular name). */
+function unknownTargetMessage(target: string, declared: Map<string, Declared>): string {
+  const contentTypes = [...declared.values()].filter((entry) => !entry.isComponent);
+  const names = target.includes('::') ? [...contentTypes.map((entry) => entry.uid), FILE_UID] : contentTypes.map((entry) => entry.singularName);
+  const close = closestName(target, names);
+  if (close) return `unknown target "${target}"; did you mean "${close}"?`;
+  return `unknown target "${target}"; no content type of this schema has that uid or singular name`;
 }
 
 /** Strapi's createJoinTable: the owning side's link table. */

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { closestName } from './closest-name.js';
 import { schemaFileName, schemaFilePath, type SchemaFileKind } from './schema-files.js';
 
 /** A path into a YAML document: mapping keys and list indexes (`['attributes', 'blocks', 'components', 0]`). */
@@ -143,20 +144,7 @@ function describeTypes(type: unknown): string {
 }
 
 function unknownKeyMessage(key: string, allowed: string[]): string {
-  const close = allowed.find((name) => editDistance(name.toLowerCase(), key.toLowerCase()) <= 2);
+  const close = closestName(key, allowed);
   if (close) return `unknown key "${key}"; did you mean "${close}"?`;
   return `unknown key "${key}"; expected one of ${allowed.join(', ')}`;
-}
-
-/** Levenshtein distance, for "did you mean" hints on misspelled keys. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

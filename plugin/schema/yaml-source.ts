@@ -2,7 +2,7 @@
  * A YAML schema file parsed with its source positions kept, so every later problem (structural
  * or cross-file) can name the line and column of the node it is about.
  */
-import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
 import type { SourcePosition } from './document.js';
 import type { SchemaProblem } from './problems.js';
 import type { YamlPath } from './validate.js';
@@ -25,21 +25,41 @@ export function parseYamlSource(file: string, text: string): YamlSource {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  const problems = document.errors.map((error): SchemaProblem => {
-    const path = pathAtOffset(document.contents, error.pos[0]);
-    const position = positionAt(error.pos[0]);
-    const message =
-      error.code === 'DUPLICATE_KEY'
-        ? `duplicate key "${path[path.length - 1] ?? ''}"; a key may appear only once in a mapping`
-        : `YAML syntax error: ${error.message}`;
-    return { ...position, path: path.join('.'), message };
-  });
+  const problemAt = (offset: number, message: (path: (string | number)[]) => string): SchemaProblem => {
+    const path = pathAtOffset(document.contents, offset);
+    return { ...positionAt(offset), path: path.join('.'), message: message(path) };
+  };
+  const duplicates = document.errors.filter((error) => error.code === 'DUPLICATE_KEY');
+  // Past its first syntax error the parser has lost its place: what it reports for the lines
+  // after (one wrong indentation or tab gives dozens) follows from that error, not from the text.
+  const [syntax] = document.errors.filter((error) => error.code !== 'DUPLICATE_KEY').sort((a, b) => a.pos[0] - b.pos[0]);
+  const problems = duplicates.map((error) =>
+    problemAt(error.pos[0], (path) => `duplicate key "${path[path.length - 1] ?? ''}"; a key may appear only once in a mapping`),
+  );
+  if (syntax) problems.push(problemAt(syntaxErrorOffset(document, syntax), () => `YAML syntax error: ${syntax.message}`));
   return {
     file,
     data: problems.length ? null : document.toJS(),
     problems,
     locate: (path, atKey = false) => positionAt(offsetOf(document, path, atKey)),
   };
+}
+
+/**
+ * Where an author should look for a syntax error. A quote never closed runs to the end of the file,
+ * where the parser reports it: the quote that opens it is the last quoted scalar starting before.
+ */
+function syntaxErrorOffset(document: Document, error: YAMLError): number {
+  const offset = error.pos[0];
+  if (error.code !== 'MISSING_CHAR' || !/quote/.test(error.message)) return offset;
+  let opening = -1;
+  visit(document, {
+    Scalar(_key, node) {
+      const start = node.range?.[0] ?? -1;
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && start <= offset && start > opening) opening = start;
+    },
+  });
+  return opening >= 0 ? opening : offset;
 }
 
 /** Where the node at `path` starts, walking as far down the path as the document goes. */

@@ -26,8 +26,18 @@ describe('content-api check', () => {
     expect(result.status).to.equal(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).to.have.length(6);
-    expect(lines[1]).to.equal(`${join(root, 'content-types/article.yaml')}:17:13 attributes.writer.target: unknown target "api::author.author"; expected a content type such as api::category.category`);
+    expect(lines[1]).to.equal(`${join(root, 'content-types/article.yaml')}:17:13 attributes.writer.target: unknown target "api::author.author"; no content type of this schema has that uid or singular name`);
     expect(lines[5]).to.equal('5 schema problems');
+  });
+
+  it('reports an invalid attribute and an unknown relation target of the same file in one run', () => {
+    const root = schemaFixture('all-stages');
+    const result = runCli('check', `--root=${root}`);
+    expect(result.status).to.equal(1);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith(join(root, 'content-types/post.yaml')))).to.have.length(2);
+    expect(lines).to.include(`${join(root, 'content-types/post.yaml')}:16:13 attributes.writer.target: unknown target "api::autor.autor"; did you mean "api::author.author"?`);
+    expect(lines[lines.length - 1]).to.equal('6 schema problems');
   });
 
   it('exits 2 on a usage error', () => {

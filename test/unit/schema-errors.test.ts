@@ -49,7 +49,7 @@ const KINDS: readonly (readonly [title: string, fixture: string, problems: reado
     { file: 'content-types/post.yaml', path: 'attributes.related.relation', line: 12, column: 15, message: 'unknown relation kind "oneToFew"; expected one of oneToOne, oneToMany, manyToOne, manyToMany' },
   ]],
   ['reports an unknown relation target', 'unknown-target', [
-    { file: 'content-types/post.yaml', path: 'attributes.writer.target', line: 13, column: 13, message: /^unknown target "api::author.author"; expected / },
+    { file: 'content-types/post.yaml', path: 'attributes.writer.target', line: 13, column: 13, message: 'unknown target "api::author.author"; no content type of this schema has that uid or singular name' },
   ]],
   ['reports inversedBy/mappedBy sides that do not name each other', 'inversed-by-mismatch', [
     { file: 'content-types/category.yaml', path: 'attributes.posts.mappedBy', line: 12, column: 15, message: '"topic" is not a relation attribute of api::post.post' },
@@ -108,5 +108,46 @@ describe('schema loading: several problems in several files', () => {
     expect(problems).to.have.length(1);
     expect(problems[0].file).to.equal('content-types');
     expect(problems[0].message).to.match(/^folder not found in /);
+  });
+});
+
+describe('schema loading: a YAML syntax error is one problem, where it starts', () => {
+  it('reports a tab used as indentation once, at the tab, not the errors of every line after it', async () => {
+    const problems = await problemsOf('yaml-tab-cascade');
+    expect(problems.map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.message}`)).to.deep.equal([
+      'content-types/article.yaml:17:1 YAML syntax error: Tabs are not allowed as indentation',
+    ]);
+  });
+
+  it('reports a quote never closed at the quote that opens it, not at the end of the file', async () => {
+    const problems = await problemsOf('yaml-unclosed-quote');
+    expect(problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}`)).to.deep.equal(['content-types/article.yaml:28:11']);
+    expect(problems[0].message).to.match(/^YAML syntax error: Missing closing 'quote/);
+  });
+});
+
+describe('schema loading: every problem of every file in one pass', () => {
+  it('checks the valid attributes of a file whose other attributes are invalid, across files', async () => {
+    const problems = await problemsOf('all-stages');
+    expect(problems.map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.path}: ${problem.message.replace(/; expected one of .*/, '')}`)).to.deep.equal([
+      'components/shared/seo.yaml:7:16 attributes.metaTitle.maxLength: expected an integer',
+      'components/shared/seo.yaml:11:13 attributes.image.target: unknown target "plugin::upload.fil"; did you mean "plugin::upload.file"?',
+      'content-types/author.yaml:10:13 attributes.name.unique: expected a boolean',
+      'content-types/author.yaml:15:15 attributes.posts.mappedBy: "author" is not a relation attribute of api::post.post',
+      'content-types/post.yaml:9:11 attributes.title.type: unknown attribute type "strin"',
+      // slug's targetField names the invalid title: not reported a second time.
+      'content-types/post.yaml:16:13 attributes.writer.target: unknown target "api::autor.autor"; did you mean "api::author.author"?',
+    ]);
+  });
+});
+
+describe('schema loading: an unknown relation target', () => {
+  it('suggests the closest content type of the schema, in the form written, and nothing when none is close', async () => {
+    const problems = await problemsOf('suggest-target');
+    expect(problems.map((problem) => `${problem.line}:${problem.column} ${problem.message}`)).to.deep.equal([
+      '11:13 unknown target "catgory"; did you mean "category"?',
+      '15:13 unknown target "api::tags.tags"; did you mean "api::tag.tag"?',
+      '19:13 unknown target "api::author.author"; no content type of this schema has that uid or singular name',
+    ]);
   });
 });
