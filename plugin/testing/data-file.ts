@@ -1,7 +1,9 @@
 /**
  * A test data file: entries per content type, each keyed by a name, relations and media written
- * as the names of other entries. Checked against the schema before anything is written; every
- * problem is reported at once with file, line and column.
+ * as the names of other entries. Checked against the schema before anything is written, scalar
+ * values by the write API's own validators (so a file cannot hold what the API would refuse, and
+ * no engine is left to reject it halfway through a load); every problem is reported at once with
+ * file, line and column.
  *
  *   file:
  *     cover: { name: cover.jpg, url: /uploads/cover.jpg, mime: image/jpeg, ext: .jpg, hash: cover, size: 12.5 }
@@ -18,10 +20,13 @@
  *     bonjour: { title: Bonjour, locale: fr, localizations: [hello] }   # linked both ways
  */
 import { typeResolver } from '../access/permissions.js';
+import type { SourcePosition } from '../schema/document.js';
 import type { Model, Registry } from '../schema/registry.js';
 import { modelOf } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
+import { checkCount } from '../write/parse-data.js';
+import { compileScalarChecker, labelOf, type ScalarChecker } from '../write/scalar-values.js';
 
 /** Attribute values of one entry or component, as written in the file. */
 export type Values = Readonly<Record<string, unknown>>;
@@ -29,7 +34,10 @@ export type Values = Readonly<Record<string, unknown>>;
 export interface DataEntry {
   readonly model: Model;
   readonly name: string;
+  /** As written, scalars (here and in components) converted to their stored form. */
   readonly values: Values;
+  /** Where the entry's name is, for errors raised while it is written. */
+  readonly position: SourcePosition;
 }
 
 export interface TestData {
@@ -40,7 +48,8 @@ export interface TestData {
 type Path = (string | number)[];
 type Report = (path: Path, message: string, atKey?: boolean) => void;
 
-export function parseTestData(text: string, file: string, registry: Registry): TestData {
+/** Parses and checks a data file; throws a SchemaError with every problem. */
+export function parseTestData(text: string, file: string, registry: Registry, checker: ScalarChecker = compileScalarChecker(registry)): TestData {
   const source = parseYamlSource(file, text);
   if (source.problems.length) throw new SchemaError(source.problems);
   const problems: SchemaProblem[] = [];
@@ -48,15 +57,21 @@ export function parseTestData(text: string, file: string, registry: Registry): T
   const report: Report = (path, message, atKey = false) => {
     problems.push({ ...source.locate(path, atKey), path: path.join('.'), message });
   };
-  const entries = readEntries(source, registry, report);
+  const read = readEntries(source, registry, report);
   const names = new Map<string, Set<string>>();
-  for (const entry of entries) {
+  for (const entry of read) {
     const known = names.get(entry.model.uid) ?? new Set<string>();
     if (known.has(entry.name)) report([typeKey(source, entry.model), entry.name], `two ${entry.model.uid} entries are named "${entry.name}"`, true);
     known.add(entry.name);
     names.set(entry.model.uid, known);
   }
-  for (const entry of entries) checkValues(entry.model, entry.values, [typeKey(source, entry.model), entry.name], registry, names, report);
+  const entries = read.map((entry): DataEntry => {
+    const at = [typeKey(source, entry.model), entry.name];
+    // An entry saved as a draft is checked as the API checks a draft: required and minLength wait for publication.
+    const draft = entry.model.draftAndPublish && entry.values.publishedAt === null;
+    const context: CheckContext = { registry, names, checker, draft, report: (path, message, atKey) => report([...at, ...path], message, atKey) };
+    return { ...entry, values: checkValues(context, entry.model, entry.values, []), position: source.locate(at, true) };
+  });
   if (problems.length) throw new SchemaError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
   return { entries: [...entries.filter((entry) => entry.model.uid === registry.file.uid), ...entries.filter((entry) => entry.model.uid !== registry.file.uid)] };
 }
@@ -67,8 +82,10 @@ function typeKey(source: YamlSource, model: Model): string {
   return [model.uid, model.singularName, model.pluralName ?? ''].find((key) => key in data) ?? model.singularName;
 }
 
-function readEntries(source: YamlSource, registry: Registry, report: Report): DataEntry[] {
-  const entries: DataEntry[] = [];
+type ReadEntry = Omit<DataEntry, 'position'>;
+
+function readEntries(source: YamlSource, registry: Registry, report: Report): ReadEntry[] {
+  const entries: ReadEntry[] = [];
   if (source.data === null || source.data === undefined) return entries;
   if (!isObject(source.data)) {
     report([], 'expected a map of content types to their entries');
@@ -87,19 +104,39 @@ function readEntries(source: YamlSource, registry: Registry, report: Report): Da
     }
     for (const [name, values] of Object.entries(byName)) {
       if (!isObject(values)) report([type, name], 'expected a map of attribute values');
+      // What the upload plugin fills in for a file stored locally, at the media library's root.
+      else if (uid === registry.file.uid) entries.push({ model: modelOf(registry, uid), name, values: { provider: 'local', folderPath: '/', ...values } });
       else entries.push({ model: modelOf(registry, uid), name, values });
     }
   }
   return entries;
 }
 
-function checkValues(model: Model, values: Values, path: Path, registry: Registry, names: ReadonlyMap<string, ReadonlySet<string>>, report: Report): void {
+interface CheckContext {
+  readonly registry: Registry;
+  readonly names: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly checker: ScalarChecker;
+  readonly draft: boolean;
+  /** Reports at a path relative to the entry. */
+  readonly report: Report;
+}
+
+/** Checks one entry's or component's values (at `path` in the entry) and returns them with their scalars converted. */
+function checkValues(context: CheckContext, model: Model, values: Values, path: Path): Values {
+  const { registry, names, report } = context;
+  const converted: Record<string, unknown> = { ...values };
+  const scalars: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     const at = [...path, key];
     const attribute = model.attributes.get(key);
     if (key === '__component' && model.modelType === 'component') continue;
     if (!attribute || attribute.kind === 'internal' || attribute.kind === 'morph') {
       report(at, `${model.uid} has no attribute "${key}" that test data can set`, true);
+      continue;
+    }
+    if (attribute.kind === 'scalar') {
+      // Timestamps and the locale are the file's to set; the checker knows the attributes a body can write.
+      if (!attribute.implicit || (attribute.name === 'publishedAt' && model.draftAndPublish)) scalars[key] = value;
       continue;
     }
     if (value === null) continue;
@@ -114,16 +151,48 @@ function checkValues(model: Model, values: Values, path: Path, registry: Registr
       const component = modelOf(registry, attribute.component);
       const items = attribute.repeatable ? value : [value];
       if (!Array.isArray(items) || items.some((item) => !isObject(item))) report(at, attribute.repeatable ? 'expected a list of component values' : 'expected a map of component values');
-      else items.forEach((item, index) => checkValues(component, item as Values, attribute.repeatable ? [...at, index] : at, registry, names, report));
+      else {
+        const checked = items.map((item, index) => checkValues(context, component, item as Values, attribute.repeatable ? [...at, index] : at));
+        converted[key] = attribute.repeatable ? checked : checked[0];
+        if (attribute.repeatable) countProblems(context, attribute, items.length, at);
+      }
     } else if (attribute.kind === 'dynamiczone') {
       if (!Array.isArray(value)) report(at, 'expected a list of zone items, each with __component');
-      else value.forEach((item, index) => {
-        const uid = isObject(item) ? item.__component : undefined;
-        if (typeof uid !== 'string' || !attribute.components.includes(uid)) report([...at, index], `expected __component, one of ${attribute.components.join(', ')}`);
-        else checkValues(modelOf(registry, uid), item as Values, [...at, index], registry, names, report);
-      });
+      else {
+        converted[key] = value.map((item, index) => {
+          const uid = isObject(item) ? item.__component : undefined;
+          if (typeof uid !== 'string' || !attribute.components.includes(uid)) report([...at, index], `expected __component, one of ${attribute.components.join(', ')}`);
+          else return checkValues(context, modelOf(registry, uid), item as Values, [...at, index]);
+          return item;
+        });
+        countProblems(context, attribute, value.length, at);
+      }
     }
   }
+  checkRequiredParts(context, model, values, path);
+  const checked = context.checker.check(model.uid, scalars, { partial: false, path, draft: context.draft });
+  for (const problem of checked.problems) report([...problem.path], problem.message);
+  return Object.assign(converted, checked.values);
+}
+
+/**
+ * Required components and zones must be given, as the write API requires them (a draft only its
+ * repeatable ones and zones). Required relations are not checked: a file may write a relation
+ * from the other side.
+ */
+function checkRequiredParts(context: CheckContext, model: Model, values: Values, path: Path): void {
+  for (const attribute of model.attributes.values()) {
+    if ((attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') || !attribute.required) continue;
+    const many = attribute.kind === 'dynamiczone' || attribute.repeatable;
+    if (context.draft && !many) continue;
+    if (values[attribute.name] === undefined || values[attribute.name] === null) context.report([...path, attribute.name], `${labelOf([...path, attribute.name])} must be defined.`);
+  }
+}
+
+function countProblems(context: CheckContext, attribute: Parameters<typeof checkCount>[0], count: number, path: Path): void {
+  const problems: { path: readonly (string | number)[]; message: string }[] = [];
+  checkCount(attribute, count, path, problems);
+  for (const problem of problems) context.report([...problem.path], problem.message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

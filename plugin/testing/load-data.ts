@@ -10,7 +10,7 @@ import type { Model, Registry, RelationAttribute } from '../schema/registry.js';
 import { modelOf } from '../schema/registry.js';
 import { buildModels } from '../storage/models.js';
 import type { TableModel } from '../storage/table-model.js';
-import type { TestData, Values } from './data-file.js';
+import type { DataEntry, TestData, Values } from './data-file.js';
 
 /** Entry ids by type uid and entry name. */
 export type EntryIds = ReadonlyMap<string, ReadonlyMap<string, number>>;
@@ -26,7 +26,7 @@ export async function loadTestData(knex: Knex, registry: Registry, data: TestDat
     const writer = new SeedWriter(registry, buildModels(registry, { knex: transaction }));
     const instances = new Map<string, Map<string, TableModel>>();
     for (const entry of data.entries) {
-      const instance = await writer.create(entry.model.uid, { ...defaultRow(entry.model, registry, now), ...scalarRow(entry.model, entry.values) });
+      const instance = await naming(entry, () => writer.create(entry.model.uid, { ...defaultRow(entry.model, registry, now), ...scalarRow(entry.model, entry.values) }));
       if (!instances.has(entry.model.uid)) instances.set(entry.model.uid, new Map());
       instances.get(entry.model.uid)!.set(entry.name, instance);
     }
@@ -39,10 +39,23 @@ export async function loadTestData(knex: Knex, registry: Registry, data: TestDat
       links.set(key, link);
     };
     const context: PartsContext = { registry, writer, idOf, addLink, existing: (uid, id) => writer.existing(uid, id) };
-    for (const entry of data.entries) await writeParts(context, instances.get(entry.model.uid)!.get(entry.name)!, entry.model, entry.values);
+    for (const entry of data.entries) await naming(entry, () => writeParts(context, instances.get(entry.model.uid)!.get(entry.name)!, entry.model, entry.values));
     for (const link of links.values()) await writer.link(link.owner, link.attribute, link.targets);
     return new Map([...instances].map(([uid, byName]) => [uid, new Map([...byName].map(([name, instance]) => [name, instance.id as number]))]));
   });
+}
+
+/**
+ * Runs one entry's writes; what the database still refuses (a value the schema checks cannot
+ * see, such as a unique one) is reported at the entry's place in the file.
+ */
+async function naming<T>(entry: DataEntry, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const { file, line, column } = entry.position;
+    throw new Error(`${file}:${line}:${column} ${entry.model.uid} entry "${entry.name}" could not be written: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }
 
 interface PartsContext {

@@ -169,7 +169,7 @@ function parseComponents(
   return { attribute, path, items };
 }
 
-function checkCount(attribute: ComponentAttribute | DynamicZoneAttribute, count: number, path: DataPath, problems: DataProblem[]): void {
+export function checkCount(attribute: ComponentAttribute | DynamicZoneAttribute, count: number, path: DataPath, problems: DataProblem[]): void {
   if (attribute.min !== null && count < attribute.min && (count > 0 || attribute.required)) {
     problems.push({ path, message: `${labelOf(path)} must have at least ${attribute.min} items` });
   }

@@ -2,11 +2,13 @@
  * The testing kit's data file: every problem at once, each with file, line and column, and
  * nothing written when there is one.
  */
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { createTestApi, parseTestData } from '../../plugin/testing/index.js';
 import { SchemaError } from '../../plugin/schema/problems.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import { repoRoot } from '../support/api.js';
+import { testDatabaseKinds } from '../support/databases.js';
 
 const BROKEN = `category:
   food: { name: Food, nope: 1 }
@@ -59,3 +61,67 @@ describe('testing kit data file', () => {
     expect(error).to.be.instanceOf(SchemaError);
   });
 });
+
+/** The recipes app's schema: `minutes` is an integer, `title` a required string, chef `name` required. */
+const recipesRoot = join(repoRoot, 'examples', 'recipes');
+
+describe('testing kit data file: values checked as the write API checks them', () => {
+  it('reports every bad value with file, line and column, in the write API\'s words', async () => {
+    const registry = await loadSchema(recipesRoot);
+    const text = [
+      'chef:',
+      '  ana: { name: Ana }',
+      '  nameless: { name: null }',
+      'recipe:',
+      '  soup:',
+      '    title: Soup',
+      '    minutes: four',
+      '    ingredients:',
+      '      - { name: tomato, grams: lots }',
+      '  untitled: { minutes: 5 }',
+      '  draft: { minutes: 5, publishedAt: null }',
+      '',
+    ].join('\n');
+    let error: unknown;
+    try {
+      parseTestData(text, 'data.yaml', registry);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).to.be.instanceOf(SchemaError);
+    const lines = (error as SchemaError).problems.map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.message}`);
+    expect(lines).to.deep.equal([
+      'data.yaml:3:21 name must be a `string` type, but the final value was: `null`.',
+      'data.yaml:7:14 minutes must be a `number` type, but the final value was: `NaN` (cast from the value `"four"`).',
+      'data.yaml:9:32 ingredients[0].grams must be a `number` type, but the final value was: `NaN` (cast from the value `"lots"`).',
+      'data.yaml:10:13 title must be defined.',
+    ]);
+  });
+});
+
+for (const kind of testDatabaseKinds()) {
+  describe(`testing kit data file: a bad value (${kind.name})`, function () {
+    this.timeout(30_000);
+
+    it('is one error with file:line:col, and the database is dropped before anything is written', async () => {
+      let error: unknown;
+      try {
+        await createTestApi({ root: recipesRoot, database: kind.client, data: { file: 'test/data.yaml', text: 'recipe:\n  soup: { title: Soup, minutes: four }\n' } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(SchemaError);
+      expect((error as SchemaError).message).to.equal('1 schema problem:\ntest/data.yaml:2:33 recipe.soup.minutes: minutes must be a `number` type, but the final value was: `NaN` (cast from the value `"four"`).');
+    });
+
+    it('stores good values in their typed form', async () => {
+      const api = await createTestApi({ root: recipesRoot, database: kind.client, data: { text: 'recipe:\n  soup: { title: Soup, minutes: "30" }\n' } });
+      try {
+        const response = await api.request.get('/api/recipes?fields[0]=minutes');
+        expect(response.body.data[0].attributes.minutes).to.equal(30);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+}

@@ -47,6 +47,14 @@ for (const database of testDatabases()) {
       expect(chef.body.data.attributes.recipes.data).to.deep.equal([]);
     });
 
+    it('refuses a data file holding a value the API would refuse, naming its place', async () => {
+      const error = await createTestApi({ root, database, data: { file: 'bad.yaml', text: 'recipe:\n  soup: { title: Soup, minutes: four }\n' } }).then(
+        (unexpected) => unexpected.close(),
+        (caught: unknown) => caught,
+      );
+      expect(String(error)).to.match(/^SchemaError: 1 schema problem:\nbad\.yaml:2:33 recipe\.soup\.minutes: minutes must be a `number` type/);
+    });
+
     it('reads the same rows through the models', async () => {
       const recipes = await api.models.model('api::recipe.recipe').query().withGraphFetched('chef').orderBy('id');
       expect(recipes.map((recipe) => (recipe as unknown as { chef: { name: string } }).chef.name)).to.deep.equal(['Ana', 'Ana', 'Ben']);
