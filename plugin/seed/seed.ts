@@ -8,6 +8,8 @@ import type { Knex } from 'knex';
 import type { Registry } from '../schema/registry.js';
 import { describeLayout } from '../storage/layout.js';
 import { buildModels } from '../storage/models.js';
+import type { TestData } from '../testing/data-file.js';
+import { loadTestData } from '../testing/load-data.js';
 import { ARTICLE_UID, seedArticles } from './articles.js';
 import { CATEGORY_UID, seedCategories } from './categories.js';
 import { seedFiles } from './files.js';
@@ -51,10 +53,10 @@ const REQUIRED_MODELS = [
 ];
 
 /** Fails before writing anything when the registry is not the example schema's. */
-function assertExampleSchema(registry: Registry): void {
+export function assertExampleSchema(registry: Registry): void {
   const missing = REQUIRED_MODELS.filter((uid) => !registry.models.has(uid));
   if (missing.length) {
-    throw new Error(`the demo data is written for the example schema; this schema lacks ${missing.join(', ')}`);
+    throw new Error(`the demo data is written for the example schema; this schema lacks ${missing.join(', ')} (load a data file of your own with --data FILE)`);
   }
   if (!registry.models.get(ARTICLE_UID)?.localized) throw new Error(`the demo data needs ${ARTICLE_UID} to be localized (i18n), as in the example schema`);
 }
@@ -72,11 +74,25 @@ async function countRows(knex: Knex, tables: readonly string[]): Promise<Map<str
 /** Told as the seeding goes: `done` of `total` parts of the data set written, the part under way. */
 export type SeedProgress = (done: number, total: number, part: string) => void;
 
+/** Runs `write` within `trx` and sums up the rows it added, per table of the layout. */
+async function summarize(trx: Knex.Transaction, registry: Registry, write: () => Promise<unknown>): Promise<SeedSummary> {
+  const tables = describeLayout(registry).tables.map((table) => table.name);
+  const before = await countRows(trx, tables);
+  await write();
+  const after = await countRows(trx, tables);
+  const seeded = tables
+    .map((table) => ({ table, rows: (after.get(table) ?? 0) - (before.get(table) ?? 0) }))
+    .filter((entry) => entry.rows > 0);
+  return { tables: seeded, total: seeded.reduce((sum, entry) => sum + entry.rows, 0) };
+}
+
 /** Writes the demo data within `trx` and sums up what it added. */
 async function writeDemoData(trx: Knex.Transaction, registry: Registry, progress: SeedProgress = () => undefined): Promise<SeedSummary> {
   assertExampleSchema(registry);
-  const tables = describeLayout(registry).tables.map((table) => table.name);
-  const before = await countRows(trx, tables);
+  return summarize(trx, registry, () => writeDemoParts(trx, registry, progress));
+}
+
+async function writeDemoParts(trx: Knex.Transaction, registry: Registry, progress: SeedProgress): Promise<void> {
   const writer = new SeedWriter(registry, buildModels(registry, { knex: trx }));
   const random = new SeededRandom(DEMO_SEED);
   const parts = 5;
@@ -91,11 +107,6 @@ async function writeDemoData(trx: Knex.Transaction, registry: Registry, progress
   progress(4, parts, 'articles');
   await seedArticles({ writer, random, files, users, categories, restaurants });
   progress(5, parts, '');
-  const after = await countRows(trx, tables);
-  const seeded = tables
-    .map((table) => ({ table, rows: (after.get(table) ?? 0) - (before.get(table) ?? 0) }))
-    .filter((entry) => entry.rows > 0);
-  return { tables: seeded, total: seeded.reduce((sum, entry) => sum + entry.rows, 0) };
 }
 
 /**
@@ -125,6 +136,18 @@ export async function seedIfEmpty(knex: Knex, registry: Registry, progress?: See
   return knex.transaction(async (trx) => {
     if ((await existingEntries(trx, registry)).length) return null;
     return writeDemoData(trx, registry, progress);
+  });
+}
+
+/**
+ * Loads a checked data file (the testing kit's format) into a database without entries, in one
+ * transaction, and sums up what it wrote; returns null and writes nothing when a content-type
+ * table already holds a row: the file's entries would mix with content it knows nothing of.
+ */
+export async function loadDataIfEmpty(knex: Knex, registry: Registry, data: TestData, now: Date): Promise<SeedSummary | null> {
+  return knex.transaction(async (trx) => {
+    if ((await existingEntries(trx, registry)).length) return null;
+    return summarize(trx, registry, () => loadTestData(trx, registry, data, now));
   });
 }
 

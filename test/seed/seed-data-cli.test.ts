@@ -1,0 +1,125 @@
+/**
+ * `content-api seed --data FILE`: a testing-kit data file loaded into any schema from the command
+ * line, as a user runs it (the compiled CLI in a child process).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../plugin/storage/database.js';
+import { createTestDatabase, testDatabaseKinds } from '../support/databases.js';
+import { cliPath, repoRoot } from '../support/server.js';
+
+interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runCli(args: readonly string[], cwd = repoRoot): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const recipes = join(repoRoot, 'examples', 'recipes');
+const recipesData = join(recipes, 'test', 'data.yaml');
+
+/** An empty database of `client`; on SQLite a file that does not exist yet. */
+async function emptyDatabase(client: 'sqlite' | 'postgres'): Promise<{ url: string; exists(): boolean; drop(): Promise<void> }> {
+  if (client === 'postgres') {
+    const database = await createTestDatabase('postgres');
+    return { url: database.url, exists: () => true, drop: () => database.drop() };
+  }
+  const folder = mkdtempSync(join(tmpdir(), 'content-api-seed-data-'));
+  const file = join(folder, 'data', 'dev.db');
+  return { url: `sqlite:${file}`, exists: () => existsSync(file), drop: async () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+async function withKnex<T>(url: string, work: (knex: Knex) => Promise<T>): Promise<T> {
+  const knex = openDatabase(url, { poolSize: 1 });
+  try {
+    return await work(knex);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/** Nothing was created: no SQLite file, no PostgreSQL table. */
+async function expectNoTables(client: 'sqlite' | 'postgres', database: { url: string; exists(): boolean }): Promise<void> {
+  if (client === 'sqlite') return void expect(database.exists()).to.equal(false);
+  const result = await withKnex(database.url, (knex) => knex.raw("select count(*)::int as tables from information_schema.tables where table_schema = 'public'"));
+  expect(result).to.have.nested.property('rows[0].tables', 0);
+}
+
+describe('content-api seed --data: usage', function () {
+  this.timeout(30_000);
+
+  it('documents --data in its usage', async () => {
+    const result = await runCli(['seed', '--help']);
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.match(/^usage: content-api seed \[--root DIR\] \[--database URL\] \[--data FILE\]$/m);
+    expect(result.stdout).to.match(/^ {2}--data FILE +a data file in the testing kit's format/m);
+  });
+
+  it('says what it cannot read', async () => {
+    const result = await runCli(['seed', '--root', recipes, '--data', join(tmpdir(), 'no-such-data.yaml'), '--database', 'sqlite::memory:']);
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.match(/^content-api seed: cannot read the data file .*no-such-data\.yaml: ENOENT/);
+  });
+});
+
+for (const kind of testDatabaseKinds()) {
+  describe(`content-api seed --data (${kind.name})`, function () {
+    this.timeout(60_000);
+    let database: Awaited<ReturnType<typeof emptyDatabase>>;
+    beforeEach(async () => {
+      database = await emptyDatabase(kind.client);
+    });
+    afterEach(() => database?.drop());
+
+    it('loads a data file into an empty database of any schema, then refuses a second load', async () => {
+      const first = await runCli(['seed', '--root', recipes, '--data', recipesData, '--database', database.url]);
+      expect(first.code, first.stderr).to.equal(0);
+      expect(first.stdout).to.match(/^created the layout \(\d+ changes\)$/m);
+      expect(first.stdout).to.match(/^ {2}recipes +3 rows$/m);
+      expect(first.stdout).to.match(/^ {2}chefs +2 rows$/m);
+      expect(first.stdout.trim().split('\n').at(-1)).to.match(/^seeded \d+ rows in \d+ tables$/);
+      const rows = await withKnex(database.url, (knex) => knex('recipes').select('title', 'minutes').orderBy('id'));
+      expect(rows.map((row: { title: string; minutes: number | null }) => [row.title, row.minutes])).to.deep.equal([['Tomato soup', 30], ['Soupe à la tomate', null], ['Winter stew', 120]]);
+      const second = await runCli(['seed', '--root', recipes, '--data', recipesData, '--database', database.url]);
+      expect(second.code).to.equal(1);
+      expect(second.stderr).to.equal('content-api seed: the database already has entries (chefs: 2, recipes: 3); seed only fills an empty database\n');
+    });
+
+    it('refuses a bad value with file:line:col and writes nothing, not even tables', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'content-api-seed-data-file-'));
+      try {
+        writeFileSync(join(folder, 'bad.yaml'), 'chef:\n  ana: { name: Ana }\nrecipe:\n  soup: { title: Soup, minutes: four, chef: ana }\n');
+        const result = await runCli(['seed', '--root', recipes, '--data', 'bad.yaml', '--database', database.url], folder);
+        expect(result.code).to.equal(1);
+        expect(result.stderr).to.equal('1 schema problem:\nbad.yaml:4:33 recipe.soup.minutes: minutes must be a `number` type, but the final value was: `NaN` (cast from the value `"four"`).\n');
+        expect(result.stdout).to.equal('');
+        await expectNoTables(kind.client, database);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('without --data, refuses a schema that is not the example before creating anything', async () => {
+      const result = await runCli(['seed', '--root', recipes, '--database', database.url]);
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.match(/^content-api seed: the demo data is written for the example schema; this schema lacks .* \(load a data file of your own with --data FILE\)/);
+      expect(result.stdout).to.equal('');
+      await expectNoTables(kind.client, database);
+    });
+  });
+}
