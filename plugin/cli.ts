@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args
   sync: { summary: 'create the missing tables, columns and indexes (--root DIR --database URL)', load: () => import('./cli/sync.js') },
   seed: { summary: 'fill an empty database with the demo data, or a data file (--data FILE --root DIR --database URL)', load: () => import('./cli/seed.js') },
   copy: { summary: 'copy the schema\'s tables between databases (--from URL --to URL [--root DIR])', load: () => import('./cli/copy.js') },
+  init: { summary: 'scaffold a new app: a content type, permissions, app.ts, a tested data file ([DIR])', load: () => import('./cli/init.js') },
   check: { summary: 'validate the schema files (--root DIR); exit 1 with every problem', load: () => import('./cli/check.js') },
   openapi: { summary: 'print the OpenAPI 3.1 document of a role ([--root DIR] [--role R] [--out FILE])', load: () => import('./cli/openapi.js') },
   types: { summary: 'write TypeScript types of the API\'s responses ([--root DIR] [--out FILE])', load: () => import('./cli/types.js') },

@@ -155,5 +155,5 @@ export async function loadDataIfEmpty(knex: Knex, registry: Registry, data: Test
 export function formatSummary(summary: SeedSummary): string[] {
   const width = Math.max(0, ...summary.tables.map((entry) => entry.table.length));
   const plural = (rows: number) => `${rows} row${rows === 1 ? '' : 's'}`;
-  return [...summary.tables.map((entry) => `  ${entry.table.padEnd(width)}  ${plural(entry.rows)}`), `seeded ${plural(summary.total)} in ${summary.tables.length} tables`];
+  return [...summary.tables.map((entry) => `  ${entry.table.padEnd(width)}  ${plural(entry.rows)}`), `seeded ${plural(summary.total)} in ${summary.tables.length} table${summary.tables.length === 1 ? '' : 's'}`];
 }
