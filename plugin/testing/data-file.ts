@@ -26,6 +26,7 @@ import { modelOf } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
 import { checkCount } from '../write/parse-data.js';
+import { convertScalar, parseInstant } from '../write/scalar-convert.js';
 import { compileScalarChecker, labelOf, type ScalarChecker } from '../write/scalar-values.js';
 
 /** Attribute values of one entry or component, as written in the file. */
@@ -135,8 +136,15 @@ function checkValues(context: CheckContext, model: Model, values: Values, path: 
       continue;
     }
     if (attribute.kind === 'scalar') {
-      // Timestamps and the locale are the file's to set; the checker knows the attributes a body can write.
+      // The checker knows the attributes a body can write; timestamps and the locale, which only a data file sets, are checked here.
       if (!attribute.implicit || (attribute.name === 'publishedAt' && model.draftAndPublish)) scalars[key] = value;
+      else if (attribute.name === 'locale') {
+        if (typeof value !== 'string' || !value) report(at, `${labelOf(at)} must be a locale code, such as ${registry.i18n.defaultLocale}`);
+      } else if (value !== null && !(typeof value === 'string' && parseInstant(value) !== null)) {
+        report(at, `${labelOf(at)} must be an ISO date, or a date-time with Z or an offset`);
+      } else if (value !== null) {
+        converted[key] = convertScalar(attribute.type, value);
+      }
       continue;
     }
     if (value === null) continue;

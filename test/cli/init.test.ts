@@ -109,7 +109,7 @@ describe('content-api init', function () {
     const env = { ...process.env, DATABASE_URL: '' };
     const seed = await runNode([cliPath, ...manifestScript(app, 'seed')], app, env);
     expect(seed.code, seed.stderr).to.equal(0);
-    expect(seed.stdout).to.match(/^ {2}notes +2 rows$/m);
+    expect(seed.stdout).to.match(/^ {2}notes +2 rows\nseeded 2 rows in 1 table$/m);
     transpile(join(app, 'app.ts'), join(app, 'app.mjs'));
     const port = await freePort();
     const child = spawn(process.execPath, ['app.mjs'], { cwd: app, env: { ...env, PORT: String(port) }, stdio: 'ignore' });

@@ -114,6 +114,19 @@ for (const kind of testDatabaseKinds()) {
       expect((error as SchemaError).message).to.equal('1 schema problem:\ntest/data.yaml:2:33 recipe.soup.minutes: minutes must be a `number` type, but the final value was: `NaN` (cast from the value `"four"`).');
     });
 
+    it('refuses a timestamp or a locale the file sets that the database could not store', async () => {
+      const text = 'recipe:\n  soup: { title: Soup, createdAt: yesterday, locale: 12 }\n';
+      const error = await createTestApi({ root: recipesRoot, database: kind.client, data: { file: 'd.yaml', text } }).then(
+        (api) => api.close(),
+        (caught: unknown) => caught,
+      );
+      expect(error).to.be.instanceOf(SchemaError);
+      expect((error as SchemaError).problems.map((problem) => `${problem.line}:${problem.column} ${problem.message}`)).to.deep.equal([
+        '2:35 createdAt must be an ISO date, or a date-time with Z or an offset',
+        '2:54 locale must be a locale code, such as en',
+      ]);
+    });
+
     it('stores good values in their typed form', async () => {
       const api = await createTestApi({ root: recipesRoot, database: kind.client, data: { text: 'recipe:\n  soup: { title: Soup, minutes: "30" }\n' } });
       try {
