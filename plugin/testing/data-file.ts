@@ -25,6 +25,7 @@ import type { Model, Registry } from '../schema/registry.js';
 import { modelOf } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
+import { fileAllowed } from '../write/check-references.js';
 import { checkCount } from '../write/parse-data.js';
 import { convertScalar, parseInstant } from '../write/scalar-convert.js';
 import { compileScalarChecker, labelOf, type ScalarChecker } from '../write/scalar-values.js';
@@ -66,13 +67,15 @@ export function parseTestData(text: string, file: string, registry: Registry, ch
     known.add(entry.name);
     names.set(entry.model.uid, known);
   }
+  const mimes = new Map(read.filter((entry) => entry.model.uid === registry.file.uid).map((entry) => [entry.name, typeof entry.values.mime === 'string' ? entry.values.mime : null]));
   const entries = read.map((entry): DataEntry => {
     const at = [typeKey(source, entry.model), entry.name];
     // An entry saved as a draft is checked as the API checks a draft: required and minLength wait for publication.
     const draft = entry.model.draftAndPublish && entry.values.publishedAt === null;
-    const context: CheckContext = { registry, names, checker, draft, report: (path, message, atKey) => report([...at, ...path], message, atKey) };
+    const context: CheckContext = { registry, names, mimes, checker, draft, report: (path, message, atKey) => report([...at, ...path], message, atKey) };
     return { ...entry, values: checkValues(context, entry.model, entry.values, []), position: source.locate(at, true) };
   });
+  checkUnique(entries, (entry, path, message) => report([typeKey(source, entry.model), entry.name, ...path], message));
   if (problems.length) throw new SchemaError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
   return { entries: [...entries.filter((entry) => entry.model.uid === registry.file.uid), ...entries.filter((entry) => entry.model.uid !== registry.file.uid)] };
 }
@@ -116,6 +119,8 @@ function readEntries(source: YamlSource, registry: Registry, report: Report): Re
 interface CheckContext {
   readonly registry: Registry;
   readonly names: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The MIME type of each file entry, for media attributes that take only some kinds. */
+  readonly mimes: ReadonlyMap<string, string | null>;
   readonly checker: ScalarChecker;
   readonly draft: boolean;
   /** Reports at a path relative to the entry. */
@@ -154,7 +159,11 @@ function checkValues(context: CheckContext, model: Model, values: Values, path: 
       const toMany = attribute.kind === 'relation' ? attribute.toMany : attribute.multiple;
       if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) report(at, `expected the name of a ${target} entry${toMany ? ', or a list of names' : ''}`);
       else if (!toMany && list.length > 1) report(at, `${key} holds one ${target} entry`);
-      else for (const [index, item] of list.entries()) if (!names.get(target)?.has(item)) report(Array.isArray(value) ? [...at, index] : at, `no ${target} entry is named "${item}"`);
+      else {
+        for (const [index, item] of list.entries()) if (!names.get(target)?.has(item)) report(Array.isArray(value) ? [...at, index] : at, `no ${target} entry is named "${item}"`);
+        const refused = attribute.kind === 'media' ? list.filter((item) => context.mimes.has(item) && !fileAllowed(attribute, context.mimes.get(item) ?? null)) : [];
+        if (attribute.kind === 'media' && refused.length) report(at, `${labelOf(at)} takes ${attribute.allowedTypes!.join(', ')}; file ${refused.join(', ')} is not one`);
+      }
     } else if (attribute.kind === 'component') {
       const component = modelOf(registry, attribute.component);
       const items = attribute.repeatable ? value : [value];
@@ -181,6 +190,21 @@ function checkValues(context: CheckContext, model: Model, values: Values, path: 
   const checked = context.checker.check(model.uid, scalars, { partial: false, path, draft: context.draft });
   for (const problem of checked.problems) report([...problem.path], problem.message);
   return Object.assign(converted, checked.values);
+}
+
+/** Unique attributes (uids among them), as the API keeps them: one entry per value, in any locale and state. */
+function checkUnique(entries: readonly DataEntry[], report: (entry: DataEntry, path: Path, message: string) => void): void {
+  const seen = new Map<string, string>();
+  for (const entry of entries) {
+    for (const attribute of entry.model.attributes.values()) {
+      const value = entry.values[attribute.name];
+      if (attribute.kind !== 'scalar' || !attribute.unique || value === null || value === undefined) continue;
+      const key = JSON.stringify([entry.model.uid, attribute.name, value instanceof Date ? value.toISOString() : String(value)]);
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, entry.name);
+      else report(entry, [attribute.name], `${attribute.name} must be unique; entry "${first}" has the same value`);
+    }
+  }
 }
 
 /**

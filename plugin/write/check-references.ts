@@ -79,7 +79,7 @@ async function missingReferences(store: RowStore, references: readonly Reference
 }
 
 /** Strapi's media kinds: images, videos and audios by MIME type, files for everything else. */
-function fileAllowed(attribute: MediaAttribute, mime: string | null): boolean {
+export function fileAllowed(attribute: MediaAttribute, mime: string | null): boolean {
   if (!attribute.allowedTypes) return true;
   const kind = mime?.startsWith('image/') ? 'images' : mime?.startsWith('video/') ? 'videos' : mime?.startsWith('audio/') ? 'audios' : 'files';
   return attribute.allowedTypes.includes(kind);

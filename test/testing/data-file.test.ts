@@ -99,6 +99,17 @@ describe('testing kit data file: values checked as the write API checks them', (
   });
 });
 
+describe('testing kit data file: what the write API checks against other entries', () => {
+  it('refuses a value a unique attribute already has, and a file a media attribute does not take', async () => {
+    const recipes = await loadSchema(recipesRoot);
+    const media = 'file:\n  notes: { name: n.txt, url: /uploads/n.txt, mime: text/plain, hash: n, size: 1 }\nrecipe:\n  soup: { title: Soup, photo: notes }\n';
+    expect(() => parseTestData(media, 'd.yaml', recipes)).to.throw(SchemaError, /^1 schema problem:\nd\.yaml:4:31 recipe\.soup\.photo: photo takes images; file notes is not one$/);
+    const example = await loadSchema(repoRoot);
+    const unique = 'category:\n  food: { name: Food, slug: food }\n  meals: { name: Meals, slug: food }\n';
+    expect(() => parseTestData(unique, 'd.yaml', example)).to.throw(SchemaError, /^1 schema problem:\nd\.yaml:3:31 category\.meals\.slug: slug must be unique; entry "food" has the same value$/);
+  });
+});
+
 for (const kind of testDatabaseKinds()) {
   describe(`testing kit data file: a bad value (${kind.name})`, function () {
     this.timeout(30_000);
