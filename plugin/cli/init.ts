@@ -8,9 +8,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseCommand } from './common.js';
+import { commandHelp, parseCommand } from './common.js';
 
-const USAGE = 'usage: content-api init [DIR]\n';
+const USAGE = commandHelp('init [DIR]', {}, {});
 
 /** This package's manifest: its name and version, and the versions the app's dependencies get. */
 interface Manifest {
