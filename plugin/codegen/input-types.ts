@@ -89,10 +89,16 @@ function scalarInput(attribute: ScalarAttribute): string {
     case 'timestamp':
       return 'string | number';
     case 'json':
-      return attribute.format === 'blocks' ? 'Array<{ type: string; [key: string]: JsonValue }>' : 'JsonValue';
     case 'enumeration':
-      return attribute.enum?.length ? attribute.enum.map((value) => JSON.stringify(value)).join(' | ') : 'string';
+      return valueType(attribute);
     default:
       return 'string';
   }
+}
+
+/** json, blocks and enumeration values, the same written as read. */
+export function valueType(attribute: ScalarAttribute): string {
+  if (attribute.type === 'enumeration') return attribute.enum?.length ? attribute.enum.map((value) => JSON.stringify(value)).join(' | ') : 'string';
+  // Blocks are a list of editor nodes, each an object with its `type`.
+  return attribute.format === 'blocks' ? 'Array<{ type: string; [key: string]: JsonValue }>' : 'JsonValue';
 }

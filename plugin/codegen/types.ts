@@ -7,7 +7,7 @@
  * so they have no property.
  */
 import type { Attribute, Model, Registry, ScalarAttribute } from '../schema/registry.js';
-import { INPUT_ENVELOPES, inputDeclaration } from './input-types.js';
+import { INPUT_ENVELOPES, inputDeclaration, valueType } from './input-types.js';
 import { modelTypeNames, pascalCase, propertyKey } from './names.js';
 
 /** The envelope and lookup-table declarations, which model names must not shadow. */
@@ -146,10 +146,8 @@ function baseType(attribute: ScalarAttribute): string {
     case 'boolean':
       return 'boolean';
     case 'json':
-      // Blocks are a list of editor nodes, each an object with its `type`.
-      return attribute.format === 'blocks' ? 'Array<{ type: string; [key: string]: JsonValue }>' : 'JsonValue';
     case 'enumeration':
-      return attribute.enum?.length ? attribute.enum.map((value) => JSON.stringify(value)).join(' | ') : 'string';
+      return valueType(attribute);
     // bigintegers are exact strings (D8); dates, times and datetimes are ISO text.
     default:
       return 'string';

@@ -10,27 +10,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { runCli, runNode } from '../support/run-node.js';
 import { cliPath, repoRoot } from '../support/server.js';
 
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runNode(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const runCli = (args: readonly string[], cwd: string) => runNode([cliPath, ...args], cwd);
 const repoModules = join(repoRoot, 'node_modules');
 const require = createRequire(import.meta.url);
 const ts = require('typescript') as typeof import('typescript');

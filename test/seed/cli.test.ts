@@ -2,32 +2,13 @@
  * `content-api seed` and `content-api serve --seed` as a user runs them: the compiled CLI in a
  * child process, its exit codes and what it prints.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
-import { cliPath, repoRoot, startServer } from '../support/server.js';
-
-interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the compiled CLI with `args` and waits for it to exit. */
-function runCli(args: readonly string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { repoRoot, startServer } from '../support/server.js';
+import { runCli } from '../support/run-node.js';
 
 /** A database URL of `kind` that nothing has written to yet, and how to remove it. */
 async function emptyDatabase(client: 'sqlite' | 'postgres'): Promise<{ url: string; drop(): Promise<void> }> {

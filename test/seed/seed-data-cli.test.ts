@@ -2,7 +2,6 @@
  * `content-api seed --data FILE`: a testing-kit data file loaded into any schema from the command
  * line, as a user runs it (the compiled CLI in a child process).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,25 +9,8 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../plugin/storage/database.js';
 import { createTestDatabase, testDatabaseKinds } from '../support/databases.js';
-import { cliPath, repoRoot } from '../support/server.js';
-
-interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runCli(args: readonly string[], cwd = repoRoot): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { repoRoot } from '../support/server.js';
+import { runCli } from '../support/run-node.js';
 
 const recipes = join(repoRoot, 'examples', 'recipes');
 const recipesData = join(recipes, 'test', 'data.yaml');
