@@ -4,13 +4,15 @@
  * line follows it) — with data, so that the examples show something.
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemoData } from '../../plugin/seed/seed.js';
 import { parsePermissions } from '../../plugin/access/permissions.js';
 import { tokenHash } from '../../plugin/access/tokens.js';
 import { loadSchema } from '../../plugin/schema/load.js';
+import { generateTypes } from '../../plugin/codegen/types.js';
+import ts from 'typescript';
 import { createTestApi } from '../../plugin/testing/index.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
@@ -182,5 +184,54 @@ describe("README's other examples", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("README's TypeScript blocks", () => {
+  it('type-check against the package, strict, beside the types `content-api types` writes for the example app', async function () {
+    this.timeout(60_000);
+    const own = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const blocks = [...own.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(blocks.length).to.be.at.least(4);
+    // Inside the repository: 'koa-content-api' resolves to the package itself (by its exports), koa and chai to its node_modules.
+    mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(repoRoot, '.tmp', 'readme-ts-'));
+    try {
+      writeFileSync(join(dir, 'api.ts'), generateTypes(await loadSchema(repoRoot)));
+      const files = blocks.map((block, index) => {
+        const file = join(dir, `block-${index + 1}.ts`);
+        writeFileSync(file, `${block}\nexport {};\n`);
+        return file;
+      });
+      const program = ts.createProgram(files, {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: ['node', 'mocha'],
+      });
+      const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("README's shape, for a user of the package", () => {
+  const own = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const sections = [...own.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+
+  it('starts with the install in an existing Koa app, then schema files, permissions, the Koa options, the tour and writes', () => {
+    expect(sections.slice(0, 6)).to.deep.equal(['Install', 'Schema files', 'Permissions and API tokens', 'In your Koa app', 'A tour of the query language', 'Writes']);
+    expect(sectionBlocks(own, 'Install', 'sh')[0]).to.equal('npm install koa-content-api koa\n');
+  });
+
+  it('stays under 500 lines, and every page it links to under docs/ exists and ships in the package', () => {
+    expect(own.split('\n').length).to.be.below(500);
+    const files = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).to.include('docs');
+    for (const [, page] of own.matchAll(/\]\((docs\/[^)#]+)/g)) expect(existsSync(join(repoRoot, page!)), page).to.equal(true);
   });
 });
