@@ -78,7 +78,7 @@ describe('content-api init', function () {
     expect(typecheck.code, typecheck.stdout).to.equal(0);
 
     transpile(join(app, 'test', 'notes.test.ts'), join(app, 'test', 'notes.test.js'));
-    const suite = await runNode([join(repoModules, 'mocha', 'bin', 'mocha.js'), 'test/notes.test.js'], app);
+    const suite = await runNode([join(repoModules, 'mocha', 'bin', 'mocha.js'), '--no-color', 'test/notes.test.js'], app);
     expect(suite.code, suite.stdout + suite.stderr).to.equal(0);
     expect(suite.stdout).to.match(/notes \(sqlite\)[\s\S]*✔ lists the published notes to the public[\s\S]*✔ finds one note by id/);
   });
