@@ -1,6 +1,6 @@
 /**
  * TypeScript declarations for a schema's write bodies (`POST`/`PUT` `{ data }`): one `<Name>Input`
- * per content type and component, each attribute in the forms the API accepts (README, Writes).
+ * per content type and component, each attribute in the forms the API accepts (docs/writes.md).
  * Every property is optional: a `PUT` gives any of them, and which a `POST` needs depends on the
  * entry being a draft, which the server checks. Attributes the API maintains have no property.
  */

@@ -8,7 +8,7 @@
  * order — so ids come out as the reference gave them — and compared as the write replay compares
  * (test/writes/replay/compare.ts: whole bodies for a success, status, error name and paths for an
  * error, "<now>" for a timestamp the run produced). Where the package departs from Strapi by design
- * (README, "Deviations"), a rule of expectation() states our answer instead.
+ * (docs/deviations.md), a rule of expectation() states our answer instead.
  *
  * A step listed in test/apps/<app>/known-failures.txt is pending while it fails and fails once it
  * passes. An app the importer cannot take as it is fails the run with the importer's problems.
@@ -155,7 +155,7 @@ interface Expectation {
   readonly status: number;
   readonly response: unknown;
   readonly responseText?: string;
-  /** The deviations (README, "Deviations") that made it differ from the recording. */
+  /** The deviations (docs/deviations.md) that made it differ from the recording. */
   readonly deviations: readonly string[];
 }
 
@@ -183,7 +183,7 @@ function isDraft(entry: unknown): boolean {
 function expectation(step: RecordedStep): Expectation {
   const recorded = { status: step.status, response: step.response, ...(step.responseText !== undefined ? { responseText: step.responseText } : {}) };
   const query = new URLSearchParams(step.request.path.split('?')[1] ?? '');
-  // A write's answer is read with drafts included (README, "Writes"), as a preview read.
+  // A write's answer is read with drafts included (docs/writes.md), as a preview read.
   const preview = query.get('publicationState') === 'preview' || step.request.method !== 'GET';
   if (step.request.method === 'GET' && step.request.token === 'none' && query.get('publicationState') === 'preview') {
     return { status: 403, response: { data: null, error: { status: 403, name: 'ForbiddenError' } }, deviations: ['D7'] };

@@ -834,7 +834,7 @@ async function readAsPublic() {
     await read(`public ${singular(type)}: populate=*`, withQuery(base, 'populate=*'));
     await read(`public ${singular(type)}: deep populate`, withQuery(base, { populate: deepPopulate(type.attributes, 3) }));
     if (isLocalizedType(type)) await read(`public ${singular(type)}: fr`, withQuery(base, { locale: 'fr', populate: '*' }));
-    // The reference lets any role with find read drafts; the package asks for preview (README, D7).
+    // The reference lets any role with find read drafts; the package asks for preview (docs/deviations.md, D7).
     if (hasDrafts(type)) await read(`public ${singular(type)}: preview`, withQuery(base, 'publicationState=preview'));
     const entry = type.single ? undefined : existing(type.uid).find((candidate) => !candidate.draft);
     if (entry) await read(`public ${singular(type)} ${entry.id}: populate=*`, withQuery(`${base}/${entry.id}`, 'populate=*'));

@@ -1,5 +1,5 @@
 /**
- * The recorded single-type cases we answer differently on purpose (README, deviations): each names
+ * The recorded single-type cases we answer differently on purpose (docs/deviations.md): each names
  * its row and gives the answer we give instead, from the recorded one. Every other case must match
  * the recording (status; an error's whole body; a success's whole body, "<now>" aside).
  */

@@ -10,7 +10,7 @@
  *   reference put it.
  *
  * Strapi's side of each is in test/writes/recorded/README.md ("Silently dropped", "Silently
- * accepted", "Rounded on output only"); ours in the project README's deviations.
+ * accepted", "Rounded on output only"); ours in docs/deviations.md.
  */
 import type { Expectation, RecordedAnswer, RecordedRequest } from './cases.js';
 import type { JsonPath } from './compare.js';
