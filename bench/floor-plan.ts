@@ -4,7 +4,7 @@
  * way `content-api explain` prints them: the public role, the default limits of contentApi().
  */
 import { join } from 'node:path';
-import { loadPermissions } from '../plugin/access/permissions.js';
+import { CLOSED_API, loadPermissions } from '../plugin/access/permissions.js';
 import { PUBLIC_ROLE } from '../plugin/access/role.js';
 import { matchRoute } from '../plugin/http/route-match.js';
 import { planRead, withId } from '../plugin/read.js';
@@ -23,7 +23,7 @@ const DEFAULT_LIMITS = { defaultLimit: 25, maxLimit: 100, withCount: true };
 /** A function from a bench path (`/api/articles?…`) to its statements in `dialect`. */
 export async function floorPlanner(root: string, dialect: Dialect, prefix = '/api'): Promise<(path: string) => FloorStatements> {
   const registry = await loadSchema(root);
-  const permissions = await loadPermissions(join(root, 'permissions.yaml'), 'permissions.yaml', registry);
+  const permissions = (await loadPermissions(join(root, 'permissions.yaml'), 'permissions.yaml', registry)) ?? CLOSED_API;
   return (path) => {
     const url = new URL(path, 'http://localhost');
     const route = matchRoute(registry, prefix, url.pathname);

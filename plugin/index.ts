@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { loadPermissions, type Permissions } from './access/permissions.js';
+import { CLOSED_API, loadPermissions, PermissionsFileMissing, type Permissions } from './access/permissions.js';
 import type { RoleResolver } from './access/role.js';
 import { createAccessRules } from './access/rules.js';
 import { watchFile } from './access/watch-file.js';
@@ -35,6 +35,7 @@ import { WriteSchema } from './write/row-store.js';
 import { compileScalarChecker } from './write/scalar-values.js';
 import type { WriteEngine } from './write/write.js';
 
+export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
 export { SchemaError, type SchemaProblem } from './schema/problems.js';
 export type { Registry, Model, Attribute } from './schema/registry.js';
@@ -82,9 +83,18 @@ export interface ContentApiOptions {
   maxBodyBytes?: number;
   /** Roles, permissions and tokens (default `<root>/permissions.yaml`). */
   permissionsFile?: string;
+  /**
+   * Start without the permissions file, as an API closed to every caller (default false: a missing
+   * file is an error at start, since a closed API is rarely what a deploy meant). A file deleted
+   * while serving never closes the API: the rules in force stay.
+   */
+  allowMissingPermissions?: boolean;
   /** Re-read the permissions file when it changes (default true); `api.close()` stops watching. */
   watchPermissions?: boolean;
-  /** Told when a changed permissions file does not load (the rules in force stay); default: printed to stderr. */
+  /**
+   * Told when a changed permissions file does not load — invalid, empty or deleted (the rules in
+   * force stay); default: printed to stderr.
+   */
   onPermissionsError?: (error: unknown) => void;
   /** The caller's role when no API token is sent (default: `ctx.state.user.role`, else `public`). */
   resolveRole?: RoleResolver;
@@ -156,8 +166,9 @@ export interface ContentApi {
   readonly models: ModelSet;
   /**
    * Reads permissions.yaml again and puts it in force for the next request (plans of the old
-   * rules are dropped). An invalid file throws a SchemaError with every problem, and the rules
-   * in force stay. The file is also watched (`watchPermissions`).
+   * rules are dropped). An invalid or empty file throws a SchemaError with every problem, a
+   * deleted one a PermissionsFileMissing, and the rules in force stay. The file is also watched
+   * (`watchPermissions`).
    */
   reloadPermissions(): Promise<void>;
   /** Stops the read workers and closes the database connections the plugin opened (not a knex instance the host passed). */
@@ -168,6 +179,17 @@ export interface ContentApi {
 function memoize<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | null = null;
   return () => (loaded ??= load().catch((error: unknown) => ((loaded = null), Promise.reject(error))));
+}
+
+/** The permissions at start: a missing file is an error unless the API is meant to be closed. */
+async function loadStartPermissions(file: string, registry: Registry, allowMissing: boolean): Promise<Permissions> {
+  const loaded = await loadPermissions(file, 'permissions.yaml', registry);
+  if (loaded) return loaded;
+  if (allowMissing) return CLOSED_API;
+  throw new PermissionsFileMissing(
+    file,
+    `no permissions file at ${file}: without it every caller is refused. Create it ("roles: {}" for an API closed on purpose), or pass allowMissingPermissions: true (serve --allow-missing-permissions) to start closed without it`,
+  );
 }
 
 /** Loads the schema and permissions, syncs the database when asked, and builds the routes. */
@@ -187,7 +209,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
     registry = await loadSchema(root, { defaultLocale });
     cacheControl = cacheControlPolicy(options.cacheControl, registry);
-    permissions = await loadPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), 'permissions.yaml', registry);
+    permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
     if (options.sync !== false) await syncSchema(knex, registry);
     // Readers in worker threads and a writer then never block each other. Only on a database the
     // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.
@@ -241,7 +263,10 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
   const reloadPermissions = async (): Promise<void> => {
-    rules = createAccessRules(await loadPermissions(permissionsFile, 'permissions.yaml', registry), planCacheSize);
+    const loaded = await loadPermissions(permissionsFile, 'permissions.yaml', registry);
+    // A deleted file is a mistake to survive, not a request to close the API (that is `roles: {}`).
+    if (!loaded) throw new PermissionsFileMissing(permissionsFile, `no such file: ${permissionsFile} (an API closed to every caller says "roles: {}")`);
+    rules = createAccessRules(loaded, planCacheSize);
   };
   const reportReloadError = options.onPermissionsError ?? ((error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`));
   const watcher = options.watchPermissions === false ? null : watchFile(permissionsFile, () => reloadPermissions().catch(reportReloadError));

@@ -10,12 +10,14 @@
  *   tokens:
  *     - { name: ci, role: editor, hash: "sha256:…", expiresAt: 2027-01-01T00:00:00Z }
  *
- * Every problem is reported with file, path, line and column, all at once.
+ * Every problem is reported with file, path, line and column, all at once. An empty file is a
+ * problem too: it is what a truncated save or a slip of the hand leaves, and read as "no roles"
+ * it would close the API. An API closed on purpose says `roles: {}`.
  */
 import { readFile } from 'node:fs/promises';
 import type { Registry } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
-import { parseYamlSource } from '../schema/yaml-source.js';
+import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
 
 export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete';
@@ -38,12 +40,27 @@ export function grantsFor(permissions: Permissions, role: string): Grants {
   return { role, can: (uid, action) => types?.get(uid)?.has(action) === true };
 }
 
-export async function loadPermissions(file: string, displayName: string, registry: Registry): Promise<Permissions> {
+/** No roles and no tokens: every public request is a 403 and every token a 401. */
+export const CLOSED_API: Permissions = Object.freeze({ roles: new Map(), tokens: [] });
+
+/** The permissions file was not found where it is required. */
+export class PermissionsFileMissing extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PermissionsFileMissing';
+  }
+}
+
+/** The permissions file read and checked against the schema; null when there is no such file (the caller decides what that means). */
+export async function loadPermissions(file: string, displayName: string, registry: Registry): Promise<Permissions | null> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { roles: new Map(), tokens: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
   return parsePermissions(text, displayName, registry);
@@ -51,18 +68,36 @@ export async function loadPermissions(file: string, displayName: string, registr
 
 export function parsePermissions(text: string, file: string, registry: Registry): Permissions {
   const source = parseYamlSource(file, text);
-  if (source.problems.length) throw new SchemaError(source.problems);
+  const form = formProblems(source);
+  if (form.length || !isObject(source.data)) throw new SchemaError(form);
   const problems: SchemaProblem[] = [];
   // A problem about a key (an unknown type, an unknown key) points at the key; others at the value.
   const report: Report = (path, message, atKey = false) => {
     problems.push({ ...source.locate(path, atKey), path: path.join('.'), message });
   };
-  const data = (source.data ?? {}) as Record<string, unknown>;
+  const data = source.data;
   for (const key of Object.keys(data)) if (key !== 'roles' && key !== 'tokens') report([key], `unknown key "${key}"; expected roles or tokens`, true);
   const roles = parseRoles(data.roles, registry, report);
   const tokens = parseTokens(data.tokens, roles, report);
   if (problems.length) throw new SchemaError([...problems].sort((a, b) => a.line - b.line || a.column - b.column));
   return { roles, tokens };
+}
+
+/**
+ * The problems of the file's form alone (YAML syntax, an empty file, not a map): what can be
+ * checked when no schema loaded to check its names against.
+ */
+export function permissionsFormProblems(text: string, file: string): readonly SchemaProblem[] {
+  return formProblems(parseYamlSource(file, text));
+}
+
+function formProblems(source: YamlSource): SchemaProblem[] {
+  if (source.problems.length) return [...source.problems];
+  if (source.data === null || source.data === undefined) {
+    return [{ file: source.file, path: '', line: 1, column: 1, message: 'the file is empty; an API closed to every caller says "roles: {}"' }];
+  }
+  if (!isObject(source.data)) return [{ ...source.locate([]), path: '', message: 'expected a map with roles and tokens' }];
+  return [];
 }
 
 type Report = (path: (string | number)[], message: string, atKey?: boolean) => void;

@@ -1,30 +1,76 @@
 /**
- * `content-api check [--root DIR]`: validate the schema files and report every problem at once.
- * Exit 0 when the schema loads, 1 with the problems, 2 on a usage error.
+ * `content-api check [--root DIR] [--allow-missing-permissions]`: validate the schema files and
+ * permissions.yaml against them, and report every problem at once — what `serve` would refuse.
+ * Exit 0 when both load, 1 with the problems, 2 on a usage error. A missing permissions.yaml is a
+ * problem, as it is for `serve`, unless `--allow-missing-permissions` says the API is meant to be
+ * closed.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parsePermissions, permissionsFormProblems, type Permissions } from '../access/permissions.js';
 import { loadSchema } from '../schema/load.js';
-import { formatProblem, SchemaError } from '../schema/problems.js';
-import { commandHelp, parseCommand } from './common.js';
+import { formatProblem, SchemaError, type SchemaProblem } from '../schema/problems.js';
+import type { Registry } from '../schema/registry.js';
+import { commandHelp, parseCommand, plural } from './common.js';
+
+const PERMISSIONS_FILE = 'permissions.yaml';
+const OPTIONS = {
+  root: { type: 'string', default: '.' },
+  'allow-missing-permissions': { type: 'boolean', default: false },
+} as const;
+const USAGE = commandHelp('check [--root DIR] [--allow-missing-permissions]', OPTIONS, {
+  root: ['DIR', 'the schema folder: content-types/, components/ and permissions.yaml (default .)'],
+  'allow-missing-permissions': 'a missing permissions.yaml is no problem: the API is meant to be closed (as serve --allow-missing-permissions)',
+});
+
+type PermissionsCheck = { readonly permissions: Permissions | null; readonly problems: readonly SchemaProblem[]; readonly missing: boolean };
 
 /** Run the command; returns the exit code. */
-const OPTIONS = { root: { type: 'string', default: '.' } } as const;
-const USAGE = commandHelp('check [--root DIR]', OPTIONS, { root: ['DIR', 'the schema folder: content-types/ and components/ (default .)'] });
-
 export async function run(args: string[]): Promise<number> {
-  const root = parseCommand(args, OPTIONS, USAGE).values.root;
+  const { values } = parseCommand(args, OPTIONS, USAGE);
+  const root = values.root;
+  let registry: Registry | null = null;
+  let schemaProblems: readonly SchemaProblem[] = [];
   try {
-    const registry = await loadSchema(root);
-    const types = registry.contentTypes.length;
-    const components = registry.components.length;
-    process.stdout.write(`schema ok: ${types} content type${types === 1 ? '' : 's'}, ${components} component${components === 1 ? '' : 's'}\n`);
-    return 0;
+    registry = await loadSchema(root);
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
-    // Paths relative to the working folder, so terminals and editors can open them.
-    const lines = error.problems.map((problem) => formatProblem({ ...problem, file: join(root, problem.file) }));
-    const count = error.problems.length;
-    process.stdout.write(`${lines.join('\n')}\n${count} schema problem${count === 1 ? '' : 's'}\n`);
-    return 1;
+    schemaProblems = error.problems;
+  }
+  const checked = await checkPermissions(join(root, PERMISSIONS_FILE), registry);
+  const missing = checked.missing && !values['allow-missing-permissions'];
+  const problems = [...schemaProblems, ...checked.problems];
+  if (registry && !problems.length && !missing) {
+    const summary = checked.permissions
+      ? `${PERMISSIONS_FILE} ok: ${plural(checked.permissions.roles.size, 'role')}, ${plural(checked.permissions.tokens.length, 'token')}`
+      : `no ${PERMISSIONS_FILE}: the API is closed to every caller`;
+    process.stdout.write(`schema ok: ${plural(registry.contentTypes.length, 'content type')}, ${plural(registry.components.length, 'component')}\n${summary}\n`);
+    return 0;
+  }
+  // Paths relative to the working folder, so terminals and editors can open them.
+  const lines = problems.map((problem) => formatProblem({ ...problem, file: join(root, problem.file) }));
+  if (missing) {
+    lines.push(`${join(root, PERMISSIONS_FILE)}: no such file; serve refuses to start without it. Write it ("roles: {}" for an API closed to every caller), or pass --allow-missing-permissions`);
+  }
+  const count = lines.length;
+  process.stdout.write(`${lines.join('\n')}\n${count} schema problem${count === 1 ? '' : 's'}\n`);
+  return 1;
+}
+
+/** permissions.yaml checked against the schema, or for its form alone when the schema did not load. */
+async function checkPermissions(file: string, registry: Registry | null): Promise<PermissionsCheck> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { permissions: null, problems: [], missing: true };
+    throw error;
+  }
+  if (!registry) return { permissions: null, problems: permissionsFormProblems(text, PERMISSIONS_FILE), missing: false };
+  try {
+    return { permissions: parsePermissions(text, PERMISSIONS_FILE, registry), problems: [], missing: false };
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    return { permissions: null, problems: error.problems, missing: false };
   }
 }

@@ -3,7 +3,7 @@
  * prints the statements a request compiles to, with their parameters, without running them.
  */
 import { join } from 'node:path';
-import { loadPermissions } from '../access/permissions.js';
+import { CLOSED_API, loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
@@ -32,7 +32,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);
   if (positionals.length !== 1 || !['sqlite', 'postgres'].includes(values.dialect)) throw new UsageError('expected one request and a known dialect', USAGE);
   const registry = await loadSchema(values.root);
-  const permissions = await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry);
+  const permissions = (await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry)) ?? CLOSED_API;
   const url = new URL(positionals[0], 'http://localhost');
   const route = matchRoute(registry, values.prefix, url.pathname);
   if (!route) {

@@ -4,6 +4,8 @@
  * last request has ended. An edit that does not load (or does not sync) keeps the running API,
  * and its problems are reported with file, line and column.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import { contentApi, type ContentApi, type ContentApiOptions } from '../index.js';
@@ -49,7 +51,15 @@ function retire(old: Generation, closed: Set<Promise<void>>): void {
 export async function liveApi(options: ContentApiOptions & { root: string }, events: LiveApiEvents): Promise<LiveApi> {
   // The whole API is rebuilt on any edit, permissions included: its own watcher would check a
   // permissions edit against the old schema.
-  const build = () => contentApi({ ...options, watchPermissions: false });
+  // An API started closed without permissions.yaml stays so across edits; once the file exists,
+  // deleting it is a mistake the running API survives, as under contentApi's own watcher.
+  const permissionsFile = options.permissionsFile ?? join(options.root, 'permissions.yaml');
+  let allowMissingPermissions = options.allowMissingPermissions === true;
+  const build = async () => {
+    const api = await contentApi({ ...options, watchPermissions: false, allowMissingPermissions });
+    if (existsSync(permissionsFile)) allowMissingPermissions = false;
+    return api;
+  };
   let active = generation(await build());
   const closing = new Set<Promise<void>>();
   let running: Promise<void> | null = null;

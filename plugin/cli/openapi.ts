@@ -3,7 +3,7 @@
  * document of the API as role R sees it (default: public), written to FILE or printed.
  */
 import { join } from 'node:path';
-import { grantsFor, loadPermissions } from '../access/permissions.js';
+import { CLOSED_API, grantsFor, loadPermissions } from '../access/permissions.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { generateOpenApi } from '../openapi/document.js';
 import { loadSchema } from '../schema/load.js';
@@ -26,7 +26,7 @@ const USAGE = commandHelp('openapi [--root DIR] [--role R] [--prefix /api] [--ou
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
   const registry = await loadSchema(values.root);
-  const permissions = await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry);
+  const permissions = (await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry)) ?? CLOSED_API;
   const document = `${JSON.stringify(generateOpenApi(registry, grantsFor(permissions, values.role), { prefix: values.prefix }), null, 2)}\n`;
   writeOutput(values.out, document);
   return 0;

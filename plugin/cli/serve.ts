@@ -1,8 +1,8 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
  * [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS]
- * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]…`: a Koa server with the API
- * at /api, /_health and /_ready.
+ * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]… [--allow-missing-permissions]`:
+ * a Koa server with the API at /api, /_health and /_ready.
  * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
  * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
@@ -11,7 +11,8 @@
  * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
  * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
  * processes behind the port (default: one per core; cluster.ts); `--replica` (repeatable) names a
- * PostgreSQL read replica. HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
+ * PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
+ * `--allow-missing-permissions` says the API is meant to be closed. HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
  * defaults of their flags.
  */
 import { availableParallelism } from 'node:os';
@@ -43,10 +44,11 @@ const OPTIONS = {
   watch: { type: 'boolean', default: false },
   workers: { type: 'string', ...(process.env.WORKERS ? { default: process.env.WORKERS } : {}) },
   replica: { type: 'string', multiple: true },
+  'allow-missing-permissions': { type: 'boolean', default: false },
 } as const;
 
 const USAGE = commandHelp(
-  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]...',
+  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions]',
   OPTIONS,
   {
     ...SCHEMA_AND_DATABASE_HELP,
@@ -65,6 +67,7 @@ const USAGE = commandHelp(
     watch: 'rebuild the API after each edit of the schema files (one process only)',
     workers: ['N', 'processes serving the port (default $WORKERS, else one per core)'],
     replica: ['URL', 'a PostgreSQL read replica; repeatable'],
+    'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
   },
 );
 
@@ -124,6 +127,7 @@ export async function run(args: string[]): Promise<number> {
     cors: values.cors === undefined ? undefined : { origin: parseCorsOrigins(values.cors) },
     logger: logOutput ? pino({ base: null }, logOutput) : false,
     replicas: values.replica,
+    allowMissingPermissions: values['allow-missing-permissions'],
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
   if (inWorker) {

@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadPermissions } from '../access/permissions.js';
+import { CLOSED_API, loadPermissions } from '../access/permissions.js';
 import { createToken } from '../access/tokens.js';
 import { loadSchema } from '../schema/load.js';
 import { commandHelp, parseCommand, UsageError } from './common.js';
@@ -76,7 +76,7 @@ async function create(file: string, root: string, role: string, name: string, ex
     process.stderr.write(`content-api token: --expires ${expires} is in the past (now is ${new Date().toISOString()}); a token must expire later\n`);
     return 2;
   }
-  const permissions = await loadPermissions(file, 'permissions.yaml', await loadSchema(root));
+  const permissions = (await loadPermissions(file, 'permissions.yaml', await loadSchema(root))) ?? CLOSED_API;
   if (!permissions.roles.has(role)) {
     process.stderr.write(`unknown role "${role}"; permissions.yaml has: ${[...permissions.roles.keys()].join(', ')}\n`);
     return 1;
@@ -94,7 +94,7 @@ async function create(file: string, root: string, role: string, name: string, ex
 }
 
 async function list(file: string, root: string): Promise<number> {
-  const permissions = await loadPermissions(file, 'permissions.yaml', await loadSchema(root));
+  const permissions = (await loadPermissions(file, 'permissions.yaml', await loadSchema(root))) ?? CLOSED_API;
   if (permissions.tokens.length === 0) {
     process.stderr.write(`no tokens in ${file}\n`);
     return 0;

@@ -2,10 +2,12 @@
  * permissions.yaml in force while the API runs: a valid edit applies from the next request (the
  * file is watched; reloadPermissions() applies it at once), an invalid one keeps the rules in
  * force and reports every problem with file, line and column, a removed token is refused at once,
- * and under a file flipping between two rule sets every response follows one of them.
+ * and under a file flipping between two rule sets every response follows one of them. A file
+ * emptied, deleted or made unparsable while serving is an error: the rules in force stay (an
+ * API closed on purpose says `roles: {}`).
  */
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToken } from '../../plugin/access/tokens.js';
@@ -94,6 +96,44 @@ for (const kind of testDatabaseKinds()) {
       write(WITH_CATEGORIES);
       await served.api.reloadPermissions();
       expect((await withToken()).status).to.equal(200);
+    });
+
+    // Through the real watcher: what an editor, a deploy or a slip of the hand does to the file.
+    for (const [damage, spoil] of [
+      ['emptied', () => write('')],
+      ['deleted', () => unlinkSync(join(root, 'permissions.yaml'))],
+      ['replaced by broken YAML', () => {
+        writeFileSync(join(root, 'permissions.next'), 'roles:\n  public:\n    article: [find, findOne\n');
+        renameSync(join(root, 'permissions.next'), join(root, 'permissions.yaml'));
+      }],
+    ] as const) {
+      it(`keeps the rules in force when the file is ${damage}, reports one error, and applies a later valid edit`, async () => {
+        const withToken = () => served.request.get('/api/articles?fields[0]=title').set('Authorization', `Bearer ${token.token}`);
+        const reported = errors.length;
+        spoil();
+        await eventually(async () => errors.length > reported);
+        expect((await served.request.get('/api/categories')).status).to.equal(200);
+        expect((await withToken()).status).to.equal(200);
+        expect(served.api.permissions.roles.size).to.equal(2);
+        // Folded into one report, however many events the change made.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(errors.length).to.equal(reported + 1);
+        expect(String(errors[reported] instanceof Error ? (errors[reported] as Error).message : errors[reported])).to.match(/permissions\.yaml/);
+        write(WITHOUT_CATEGORIES);
+        await eventually(async () => (await served.request.get('/api/categories')).status === 403);
+        expect((await withToken()).status).to.equal(401);
+        write(WITH_CATEGORIES);
+        await eventually(async () => (await served.request.get('/api/categories')).status === 200);
+      });
+    }
+
+    it('reads `roles: {}` as an API closed on purpose', async () => {
+      write('roles: {}\n');
+      await served.api.reloadPermissions();
+      expect((await served.request.get('/api/articles')).status).to.equal(403);
+      expect((await served.request.get('/api/articles').set('Authorization', `Bearer ${token.token}`)).status).to.equal(401);
+      write(WITH_CATEGORIES);
+      await served.api.reloadPermissions();
     });
 
     it('answers every request by the old rules or the new while the file flips', async () => {

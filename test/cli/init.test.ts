@@ -66,7 +66,7 @@ describe('content-api init', function () {
 
     const check = await runCli(['check'], app);
     expect(check.code, check.stdout).to.equal(0);
-    expect(check.stdout).to.equal('schema ok: 1 content type, 0 components\n');
+    expect(check.stdout).to.equal('schema ok: 1 content type, 0 components\npermissions.yaml ok: 1 role, 0 tokens\n');
 
     linkModules(app);
     // The editor's modeline names the JSON Schema where npm puts it.

@@ -34,7 +34,7 @@ describe('content-api types and openapi', () => {
   it('openapi --role prints the document of that role', async () => {
     const { stdout } = await run(process.execPath, [cliPath, 'openapi', '--root', repoRoot, '--role', 'public'], { maxBuffer: 16 * 1024 * 1024 });
     const registry = await loadSchema(repoRoot);
-    const permissions = await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry);
+    const permissions = (await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
     expect(JSON.parse(stdout)).to.deep.equal(generateOpenApi(registry, grantsFor(permissions, 'public')));
   });
 });

@@ -20,7 +20,7 @@ import { postgresServerUrl } from '../support/databases.js';
   /** EXPLAIN of the public role's entries statement for `querystring`, as a prepared statement with a generic plan. */
   const genericPlan = async (route: string, querystring: string): Promise<string> => {
     const registry = await loadSchema(repoRoot);
-    const permissions = await loadPermissions(`${repoRoot}/permissions.yaml`, 'permissions.yaml', registry);
+    const permissions = (await loadPermissions(`${repoRoot}/permissions.yaml`, 'permissions.yaml', registry))!;
     const root = planRead(
       { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
       { model: registry.routes.get(route)!, action: 'find', id: null, querystring, role: 'public' },

@@ -37,7 +37,7 @@ describe('OpenAPI document', () => {
   let permissions: Permissions;
   before(async () => {
     registry = await loadSchema(repoRoot);
-    permissions = await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry);
+    permissions = (await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
   });
 
   it('is valid OpenAPI 3.1 for the public role, a role that may read everything, and a role that may read nothing', async () => {
@@ -165,7 +165,7 @@ describe('OpenAPI write operations', () => {
   let editor: Document;
   before(async () => {
     registry = await loadSchema(repoRoot);
-    const permissions = await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry);
+    const permissions = (await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
     editor = generateOpenApi(registry, grantsFor(permissions, 'editor')) as Document;
   });
 
@@ -174,7 +174,7 @@ describe('OpenAPI write operations', () => {
     await validOpenApi(generateOpenApi(registry, grantsFor(parsePermissions(ARTICLES_ONLY, 'permissions.yaml', registry), 'writer')));
     const singles = join(repoRoot, 'test', 'fixtures', 'apps', 'single-types');
     const singleRegistry = await loadSchema(singles);
-    const singlePermissions = await loadPermissions(join(singles, 'permissions.yaml'), 'permissions.yaml', singleRegistry);
+    const singlePermissions = (await loadPermissions(join(singles, 'permissions.yaml'), 'permissions.yaml', singleRegistry))!;
     const writer = generateOpenApi(singleRegistry, grantsFor(singlePermissions, 'writer')) as Document;
     await validOpenApi(writer);
     expect(Object.keys((writer.paths as Paths)['/api/homepage']).sort()).to.deep.equal(['delete', 'get', 'put']);

@@ -28,7 +28,7 @@ const run = promisify(execFile);
 
 /** The page subquery of the public role's articles list for `querystring`, compiled for SQLite. */
 async function listPage(registry: Registry, querystring: string): Promise<{ sql: string; values: readonly unknown[] }> {
-  const permissions = await loadPermissions(join(REPO_ROOT, 'permissions.yaml'), 'permissions.yaml', registry);
+  const permissions = (await loadPermissions(join(REPO_ROOT, 'permissions.yaml'), 'permissions.yaml', registry))!;
   const root = planRead(
     { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
     { model: registry.routes.get('articles')!, action: 'find', id: null, querystring, role: 'public' },

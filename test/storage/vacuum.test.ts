@@ -19,7 +19,7 @@ import { postgresServerUrl } from '../support/databases.js';
 
   const plan = async (querystring: string, statement: (root: RootQuery) => Statement): Promise<string> => {
     const registry = await loadSchema(repoRoot);
-    const permissions = await loadPermissions(`${repoRoot}/permissions.yaml`, 'permissions.yaml', registry);
+    const permissions = (await loadPermissions(`${repoRoot}/permissions.yaml`, 'permissions.yaml', registry))!;
     const root = planRead(
       { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
       { model: registry.routes.get('articles')!, action: 'find', id: null, querystring, role: 'public' },
