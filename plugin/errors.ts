@@ -44,8 +44,11 @@ export class ApiError extends Error {
 export class ValidationError extends ApiError {
   readonly path: string;
 
-  constructor(path: string, message: string) {
-    super('ValidationError', path ? `${message} (at ${path})` : message, path ? { path } : {});
+  /** `new ValidationError(message)` too, as a lifecycle hook throws it: a 400 with that message. */
+  constructor(pathOrMessage: string, message?: string) {
+    const path = message === undefined ? '' : pathOrMessage;
+    const text = message === undefined ? pathOrMessage : message;
+    super('ValidationError', path ? `${text} (at ${path})` : text, path ? { path } : {});
     this.path = path;
   }
 }

@@ -34,6 +34,8 @@ import { DEFAULT_MAX_BODY_BYTES } from './http/read-body.js';
 import { WriteSchema } from './write/row-store.js';
 import { compileScalarChecker } from './write/scalar-values.js';
 import type { WriteEngine } from './write/write.js';
+import { Lifecycles, type LifecycleOption } from './write/lifecycles.js';
+import type { EventEmitter } from 'node:events';
 
 export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
@@ -45,6 +47,7 @@ export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
 export type { CorsOptions } from './http/cors.js';
 export type { HealthPaths } from './http/health.js';
+export type { EntryEvent, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 
@@ -147,6 +150,11 @@ export interface ContentApiOptions {
   cors?: CorsOptions | false;
   /** A pino logger for one line per request the plugin answers (default: none). Query values are never logged. */
   logger?: Logger | false;
+  /**
+   * Lifecycle hooks of the API's writes, per content type uid and `'*'` for all:
+   * `{ 'api::article.article': { beforeCreate(event) {…}, afterUpdate(event) {…} } }` (docs/writes.md).
+   */
+  lifecycles?: LifecycleOption;
 }
 
 export interface ContentApi {
@@ -164,6 +172,8 @@ export interface ContentApi {
   readonly knex: Knex;
   /** The Objection models of every content type, component and the file type, bound to `knex`. */
   readonly models: ModelSet;
+  /** `entry.create`, `entry.update`, `entry.delete`, `entry.publish`, `entry.unpublish`: told after a write of the API commits. */
+  readonly events: EventEmitter;
   /**
    * Reads permissions.yaml again and puts it in force for the next request (plans of the old
    * rules are dropped). An invalid or empty file throws a SchemaError with every problem, a
@@ -259,6 +269,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     locales: memoize(async () => new Set(options.locales ?? (await storedLocales(knex, registry)))),
     now: options.now ?? Date.now,
     primaryExecutor,
+    lifecycles: new Lifecycles(options.lifecycles),
   };
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
@@ -284,6 +295,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     cacheControl,
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);
@@ -307,6 +319,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     },
     knex,
     models: buildModels(registry, knex),
+    events: engine.lifecycles.events,
     reloadPermissions,
     async close() {
       watcher?.close();

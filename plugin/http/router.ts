@@ -21,6 +21,8 @@ import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
 
 export interface RouterOptions {
+  /** Where a lifecycle hook's or event listener's failure after commit goes (default: the app's 'error' event). */
+  readonly reportHookError?: (error: unknown) => void;
   readonly prefix: string;
   readonly serverTiming: boolean;
   readonly resolveRole?: RoleResolver;

@@ -52,7 +52,9 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const grants = grantsToWrite({ rules, role, model }, action);
   const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
   const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
-  const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body }, grants);
+  // A hook's failure after commit goes where the app's other unexpected failures go.
+  const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
+  const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body, hooks }, grants);
   ctx.set('Cache-Control', 'no-store');
   if (Buffer.isBuffer(result)) {
     ctx.type = 'application/json';

@@ -15,7 +15,7 @@ import { joinLocalizationGroup, localizationsOf, sharedAttributeNames, sharedCol
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
-import { answerOf, lockNamesOf, newEntryColumns, parseData, type WriteEngine, type WriteRequest } from './write.js';
+import { answerOf, lockNamesOf, newEntryColumns, parseData, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
@@ -23,10 +23,11 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
   const problems: DataProblem[] = [];
   // Strapi fills the body with the source's attributes that are not localized before checking it.
-  const write = parseData(engine, grants, model, data, { partial: false, path: [], draft: false, inherited: sharedAttributeNames(model) }, problems);
+  const parse = (given: Record<string, unknown>, found: DataProblem[]) => parseData(engine, grants, model, given, { partial: false, path: [], draft: false, inherited: sharedAttributeNames(model) }, found);
+  const parsed = parse(data, problems);
   const localizations = localizationsOf(model);
   const locales = await engine.locales();
-  const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, write), localizations.link.table], deadline: request.deadline }, async (store) => {
+  const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, parsed), localizations.link.table], deadline: request.deadline }, async (store) => {
     const source = (await store.trx(model.tableName).where({ id: request.id }).first()) as Record<string, unknown> | undefined;
     if (!source) throw new NotFoundError('Entity not found');
     if (typeof locale !== 'string' || !locales.has(locale)) throw new ApplicationError('locale is invalid');
@@ -34,6 +35,8 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     const used = new Set([source.locale, ...(await localesOf(store, model, group))]);
     if (used.has(locale)) throw new ApplicationError('locale is already used');
     if (problems.length) throw new DataValidationError(problems);
+    // A localization is made a draft: it fires create events only.
+    const write = (await runBeforeHooks(engine, request, 'create', data, false, parse)).write ?? parsed;
     await checkReferences(store, write, null);
     const inherited = omitColumns(sharedColumns(store, model, source), model, Object.keys(write.values));
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
@@ -43,6 +46,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
   const created = (JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data;
   answer.release?.();
+  await runAfterHooks(engine, request, 'create', null, created, id);
   return Buffer.from(JSON.stringify(flatten(created)));
 }
 

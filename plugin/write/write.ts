@@ -21,6 +21,7 @@ import type { Executor } from '../sql/execute.js';
 import type { ScalarChecker } from './scalar-values.js';
 import { inTransaction } from './transaction.js';
 import { linkListedLocalizations } from './localization-group.js';
+import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles } from './lifecycles.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -31,6 +32,8 @@ export interface WriteEngine extends ReadEngine {
   readonly now: () => number;
   /** Reads from the primary database: the answer of a write must see the write (a replica may lag). */
   readonly primaryExecutor: Executor;
+  /** The `lifecycles` hooks and `api.events` (write/lifecycles.ts). */
+  readonly lifecycles: Lifecycles;
 }
 
 /** The written entry, read back from the primary, shaped by the request's `fields` and `populate`. */
@@ -41,6 +44,61 @@ export function answerOf(engine: WriteEngine, request: Omit<ReadRequest, 'action
 export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   /** The request body as parsed JSON; undefined when there was none. */
   readonly body: unknown;
+  /** The request's `ctx.state` for the hooks, and where their failures after commit go. */
+  readonly hooks?: HookRequest;
+}
+
+/** Whether the write publishes or unpublishes the entry: `publishedAt` going from null to a date, or back. */
+function publication(model: Model, data: Record<string, unknown>, wasPublished: boolean | null): LifecycleAction | null {
+  if (!model.draftAndPublish) return null;
+  // A new entry is published unless created with `publishedAt: null`.
+  if (wasPublished === null) return data.publishedAt === null ? null : 'publish';
+  if (data.publishedAt === undefined) return null;
+  if (data.publishedAt === null) return wasPublished ? 'unpublish' : null;
+  return wasPublished ? null : 'publish';
+}
+
+/**
+ * The `before*` hooks of a write, in its transaction: the action's, then publish or unpublish's.
+ * Answers the write again from the data as the hooks left it, checked again (a 400 with its
+ * problems), and the publication event the after hooks then get; undefined `write` when no hook ran.
+ */
+export async function runBeforeHooks(
+  engine: WriteEngine,
+  request: WriteRequest,
+  action: LifecycleAction,
+  data: Record<string, unknown>,
+  wasPublished: boolean | null,
+  reparse: (data: Record<string, unknown>, problems: DataProblem[]) => RowWrite,
+  extra: { id?: number; entry?: unknown } = {},
+): Promise<{ write?: RowWrite; publication: LifecycleAction | null }> {
+  const { lifecycles } = engine;
+  const { model } = request;
+  if (!lifecycles.hooked(model)) return { publication: publication(model, data, wasPublished) };
+  // A copy: the hooks change what is written, never the body the caller's checks read.
+  const event = lifecycles.event(model, action, request.role, request.hooks, { ...extra, data: structuredClone(data) });
+  await lifecycles.before(model, event);
+  const changed = event.data ?? {};
+  const published = publication(model, changed, wasPublished);
+  if (published) {
+    const publishEvent = lifecycles.event(model, published, request.role, request.hooks, { ...extra, data: changed });
+    await lifecycles.before(model, publishEvent);
+    event.data = publishEvent.data;
+  }
+  if (action === 'delete') return { publication: published };
+  const problems: DataProblem[] = [];
+  const write = reparse(event.data ?? {}, problems);
+  if (problems.length) throw new DataValidationError(problems);
+  return { write, publication: published };
+}
+
+/** The `after*` hooks and events of a committed write, with the entry as answered. */
+export async function runAfterHooks(engine: WriteEngine, request: WriteRequest, action: LifecycleAction, published: LifecycleAction | null, entry: unknown, id: number): Promise<void> {
+  const { lifecycles } = engine;
+  const { model } = request;
+  for (const done of published ? [action, published] : [action]) {
+    await lifecycles.after(model, lifecycles.event(model, done, request.role, request.hooks, { id, entry }), request.hooks);
+  }
 }
 
 /** Checks the caller may do `action` on the type (before its body is read); answers its grants, which every write then takes. */
@@ -92,18 +150,25 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   if (dataLocale !== undefined && !model.localized) problems.push({ path: ['locale'], message: `locale cannot be written: ${model.displayName} is not localized` });
   // A new entry is a draft when it is created as one, as Strapi decides before checking it.
   const draft = model.draftAndPublish && data.publishedAt === null;
-  const write = parseData(engine, grants, model, data, { partial: false, path: [], draft }, problems);
+  const parse = (given: Record<string, unknown>, found: DataProblem[]) => parseData(engine, grants, model, given, { partial: false, path: [], draft: model.draftAndPublish && given.publishedAt === null }, found);
+  const parsed = parseData(engine, grants, model, data, { partial: false, path: [], draft }, problems);
   if (problems.length) throw new DataValidationError(problems);
   const queryLocale = parseQueryString(request.querystring).locale;
   const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
-  const id = await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
+  let published: LifecycleAction | null = null;
+  const id = await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
     await guard?.(store);
+    const hooked = await runBeforeHooks(engine, request, 'create', data, null, parse);
+    published = hooked.publication;
+    const write = hooked.write ?? parsed;
     await checkReferences(store, write, null);
     const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
     if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
     return created;
   });
-  return answerOf(engine, { ...request, id });
+  const answer = await answerOf(engine, { ...request, id });
+  await runAfterHooks(engine, request, 'create', published, answeredEntry(answer.body), id);
+  return answer;
 }
 
 /** Timestamps, and the publication and locale of a new entry. */
@@ -128,14 +193,21 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   // An entry is checked as the draft it is before the change, as Strapi does (publishing one with
   // missing values included).
   const draft = model.draftAndPublish && (await isDraftEntry(engine, model, id));
-  const write = parseData(engine, grants, model, rest, { partial: true, path: [], draft }, problems);
-  await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline: request.deadline }, async (store) => {
+  const parsed = parseData(engine, grants, model, rest, { partial: true, path: [], draft }, problems);
+  let published: LifecycleAction | null = null;
+  await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
     await mustExist(store, model, id);
     if (problems.length) throw new DataValidationError(problems);
+    const was = model.draftAndPublish ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
+    const hooked = await runBeforeHooks(engine, request, 'update', rest, was, (given, found) => parseData(engine, grants, model, given, { partial: true, path: [], draft }, found), { id });
+    published = hooked.publication;
+    const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
   });
-  return answerOf(engine, request);
+  const answer = await answerOf(engine, request);
+  await runAfterHooks(engine, request, 'update', published, answeredEntry(answer.body), id);
+  return answer;
 }
 
 /** Whether the entry `id` is a draft; an entry that does not exist is not (the write's transaction finds it missing). */
@@ -150,12 +222,16 @@ export async function deleteEntry(engine: WriteEngine, request: WriteRequest & {
   try {
     await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
       await mustExist(store, request.model, request.id);
+      if (engine.lifecycles.hooked(request.model)) {
+        await engine.lifecycles.before(request.model, engine.lifecycles.event(request.model, 'delete', request.role, request.hooks, { id: request.id, entry: answeredEntry(answer.body) }));
+      }
       await deleteRow(store, request.model, request.id);
     });
   } catch (error) {
     answer.release?.();
     throw error;
   }
+  await runAfterHooks(engine, request, 'delete', null, answeredEntry(answer.body), request.id);
   return answer;
 }
 

@@ -1,0 +1,102 @@
+/**
+ * Lifecycle hooks and host events of the API's writes. `before*` hooks run inside the write's
+ * transaction, after the body is checked: they may change `event.data` (checked again) or throw
+ * (nothing is written). `after*` hooks and the `entry.*` events run once the write has committed:
+ * their failures are reported, never turned into the write's failure, since the write is done.
+ * Writes made through `api.models` bypass all of this: they are the host's own statements.
+ */
+import { EventEmitter } from 'node:events';
+import type { Model } from '../schema/registry.js';
+
+export type LifecycleAction = 'create' | 'update' | 'delete' | 'publish' | 'unpublish';
+export type LifecycleHookName = `${'before' | 'after'}${Capitalize<LifecycleAction>}`;
+
+export interface LifecycleEvent {
+  readonly action: LifecycleAction;
+  readonly model: { readonly uid: string; readonly singularName: string; readonly pluralName: string | null };
+  /** `before*`: the body's `data` as received, after its checks; a hook may change it. */
+  data?: Record<string, unknown>;
+  /** The entry's id (an update, a delete, and every `after*`). */
+  readonly id?: number;
+  /** `after*` (and `beforeDelete`): the entry as the write's answer gives it (its `data`). */
+  readonly entry?: unknown;
+  /** The caller's role. */
+  readonly role: string;
+  /** The request's `ctx.state`. */
+  readonly state: Record<string, unknown>;
+}
+
+export type LifecycleHook = (event: LifecycleEvent) => unknown;
+export type LifecycleHooks = Partial<Record<LifecycleHookName, LifecycleHook>>;
+/** Per content type uid, and `'*'` for every type. */
+export type LifecycleOption = Readonly<Record<string, LifecycleHooks>>;
+
+/** What `api.events` listeners receive, as Strapi's webhook payload. */
+export interface EntryEvent {
+  readonly event: `entry.${LifecycleAction}`;
+  readonly uid: string;
+  readonly model: string;
+  readonly entry: unknown;
+  readonly createdAt: string;
+}
+
+/** The request's side of the hooks: its state, and where a failure after commit is reported. */
+export interface HookRequest {
+  readonly state: Record<string, unknown>;
+  readonly report: (error: unknown) => void;
+}
+
+export class Lifecycles {
+  readonly events = new EventEmitter();
+
+  constructor(private readonly hooks: LifecycleOption = {}) {}
+
+  /** Whether any hook is set for the type: a write without hooks copies and checks nothing more. */
+  hooked(model: Model): boolean {
+    return Boolean(this.hooks['*'] || this.hooks[model.uid]);
+  }
+
+  private hooksOf(model: Model, name: LifecycleHookName): LifecycleHook[] {
+    return [this.hooks['*']?.[name], this.hooks[model.uid]?.[name]].filter((hook): hook is LifecycleHook => typeof hook === 'function');
+  }
+
+  event(model: Model, action: LifecycleAction, role: string, request: HookRequest | undefined, rest: Partial<LifecycleEvent> = {}): LifecycleEvent {
+    return { action, model: { uid: model.uid, singularName: model.singularName, pluralName: model.pluralName }, role, state: request?.state ?? {}, ...rest };
+  }
+
+  /** Runs the `before*` hooks of the event: a throw goes to the write, which rolls back. */
+  async before(model: Model, event: LifecycleEvent): Promise<void> {
+    for (const hook of this.hooksOf(model, `before${capitalize(event.action)}`)) await hook(event);
+  }
+
+  /** Runs the `after*` hooks, then tells the listeners; each failure is reported on its own. */
+  async after(model: Model, event: LifecycleEvent, request: HookRequest | undefined): Promise<void> {
+    const report = request?.report ?? ((error: unknown) => process.stderr.write(`lifecycle hook failed: ${String(error)}\n`));
+    for (const hook of this.hooksOf(model, `after${capitalize(event.action)}`)) {
+      try {
+        await hook(event);
+      } catch (error) {
+        report(error);
+      }
+    }
+    const name = `entry.${event.action}` as const;
+    const payload: EntryEvent = { event: name, uid: model.uid, model: model.singularName, entry: event.entry, createdAt: new Date().toISOString() };
+    // Each listener on its own: one that throws does not keep the others from hearing of the write.
+    for (const listener of this.events.listeners(name)) {
+      try {
+        await (listener as (payload: EntryEvent) => unknown)(payload);
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+}
+
+function capitalize<T extends string>(text: T): Capitalize<T> {
+  return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<T>;
+}
+
+/** The `data` of a write's answer. */
+export function answeredEntry(body: Buffer): unknown {
+  return (JSON.parse(body.toString('utf8')) as { data?: unknown }).data ?? null;
+}
