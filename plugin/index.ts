@@ -34,7 +34,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './http/read-body.js';
 import { WriteSchema } from './write/row-store.js';
 import { compileScalarChecker } from './write/scalar-values.js';
 import type { WriteEngine } from './write/write.js';
-import { Lifecycles, type LifecycleOption } from './write/lifecycles.js';
+import { Lifecycles, loadLifecycleModules, type LifecycleHooks, type LifecycleOption } from './write/lifecycles.js';
 import type { EventEmitter } from 'node:events';
 
 export { PermissionsFileMissing } from './access/permissions.js';
@@ -153,6 +153,8 @@ export interface ContentApiOptions {
   /**
    * Lifecycle hooks of the API's writes, per content type uid and `'*'` for all:
    * `{ 'api::article.article': { beforeCreate(event) {…}, afterUpdate(event) {…} } }` (docs/writes.md).
+   * A type's `content-types/<name>.lifecycles.js` (or `.mjs`) is imported at start, its hooks run
+   * after those of `'*'` and before these.
    */
   lifecycles?: LifecycleOption;
 }
@@ -214,11 +216,13 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   let registry: Registry;
   let permissions: Permissions;
   let cacheControl: CacheControlPolicy;
+  let lifecycleModules: Map<string, LifecycleHooks>;
   try {
     await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
     registry = await loadSchema(root, { defaultLocale });
     cacheControl = cacheControlPolicy(options.cacheControl, registry);
+    lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
     if (options.sync !== false) await syncSchema(knex, registry);
     // Readers in worker threads and a writer then never block each other. Only on a database the
@@ -269,7 +273,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     locales: memoize(async () => new Set(options.locales ?? (await storedLocales(knex, registry)))),
     now: options.now ?? Date.now,
     primaryExecutor,
-    lifecycles: new Lifecycles(options.lifecycles),
+    lifecycles: new Lifecycles(options.lifecycles, lifecycleModules),
   };
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.

@@ -6,7 +6,10 @@
  * Writes made through `api.models` bypass all of this: they are the host's own statements.
  */
 import { EventEmitter } from 'node:events';
-import type { Model } from '../schema/registry.js';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Model, Registry } from '../schema/registry.js';
 
 export type LifecycleAction = 'create' | 'update' | 'delete' | 'publish' | 'unpublish';
 export type LifecycleHookName = `${'before' | 'after'}${Capitalize<LifecycleAction>}`;
@@ -49,15 +52,20 @@ export interface HookRequest {
 export class Lifecycles {
   readonly events = new EventEmitter();
 
-  constructor(private readonly hooks: LifecycleOption = {}) {}
+  /** `modules`: the hooks of `content-types/<name>.lifecycles.js` files, by uid (loadLifecycleModules). */
+  constructor(
+    private readonly hooks: LifecycleOption = {},
+    private readonly modules: ReadonlyMap<string, LifecycleHooks> = new Map(),
+  ) {}
 
   /** Whether any hook is set for the type: a write without hooks copies and checks nothing more. */
   hooked(model: Model): boolean {
-    return Boolean(this.hooks['*'] || this.hooks[model.uid]);
+    return Boolean(this.hooks['*'] || this.hooks[model.uid] || this.modules.has(model.uid));
   }
 
+  /** Those for every type first, then the type's module's, then the option's. */
   private hooksOf(model: Model, name: LifecycleHookName): LifecycleHook[] {
-    return [this.hooks['*']?.[name], this.hooks[model.uid]?.[name]].filter((hook): hook is LifecycleHook => typeof hook === 'function');
+    return [this.hooks['*']?.[name], this.modules.get(model.uid)?.[name], this.hooks[model.uid]?.[name]].filter((hook): hook is LifecycleHook => typeof hook === 'function');
   }
 
   event(model: Model, action: LifecycleAction, role: string, request: HookRequest | undefined, rest: Partial<LifecycleEvent> = {}): LifecycleEvent {
@@ -99,4 +107,47 @@ function capitalize<T extends string>(text: T): Capitalize<T> {
 /** The `data` of a write's answer. */
 export function answeredEntry(body: Buffer): unknown {
   return (JSON.parse(body.toString('utf8')) as { data?: unknown }).data ?? null;
+}
+
+const HOOK_NAMES: ReadonlySet<string> = new Set(
+  ['create', 'update', 'delete', 'publish', 'unpublish'].flatMap((action) => [`before${capitalize(action)}`, `after${capitalize(action)}`]),
+);
+
+/**
+ * The hooks of `content-types/<name>.lifecycles.js` (or `.mjs`) beside each type's YAML file,
+ * imported once at start: their default export, else their named exports. A name that is not a
+ * hook is an error, so that a misspelt `beforeCreat` does not go silently unrun.
+ */
+export async function loadLifecycleModules(root: string, registry: Registry): Promise<Map<string, LifecycleHooks>> {
+  const loaded = new Map<string, LifecycleHooks>();
+  for (const model of registry.contentTypes) {
+    if (!model.source) continue;
+    const stem = model.source.file.replace(/\.ya?ml$/, '');
+    const found: string[] = [];
+    for (const extension of ['.js', '.mjs']) {
+      const file = join(root, `${stem}.lifecycles${extension}`);
+      if (await exists(file)) found.push(file);
+    }
+    if (!found.length) continue;
+    if (found.length > 1) throw new Error(`${found.join(' and ')}: one lifecycles module per content type`);
+    const module = (await import(pathToFileURL(found[0]).href)) as { default?: unknown } & Record<string, unknown>;
+    const hooks = (module.default ?? module) as Record<string, unknown>;
+    if (hooks === null || typeof hooks !== 'object') throw new Error(`${found[0]}: export the hooks (beforeCreate, afterUpdate, …) or an object of them`);
+    for (const [name, hook] of Object.entries(hooks)) {
+      if (name === 'default' && hooks === module) continue;
+      if (!HOOK_NAMES.has(name)) throw new Error(`${found[0]}: ${name} is not a lifecycle hook; expected one of ${[...HOOK_NAMES].join(', ')}`);
+      if (typeof hook !== 'function') throw new Error(`${found[0]}: ${name} is not a function`);
+    }
+    loaded.set(model.uid, hooks as LifecycleHooks);
+  }
+  return loaded;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
