@@ -36,7 +36,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     if (used.has(locale)) throw new ApplicationError('locale is already used');
     if (problems.length) throw new DataValidationError(problems);
     // A localization is made a draft: it fires create events only.
-    const write = (await runBeforeHooks(engine, request, 'create', data, false, parse)).write ?? parsed;
+    const write = (await runBeforeHooks(engine, request, 'create', data, false, parse, { store, locked: [...lockNamesOf(engine, parsed), localizations.link.table] })).write ?? parsed;
     await checkReferences(store, write, null);
     const inherited = omitColumns(sharedColumns(store, model, source), model, Object.keys(write.values));
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
@@ -46,8 +46,9 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
   const created = (JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data;
   answer.release?.();
-  await runAfterHooks(engine, request, 'create', null, created, id);
-  return Buffer.from(JSON.stringify(flatten(created)));
+  const flat = flatten(created);
+  await runAfterHooks(engine, request, 'create', null, () => flat, id);
+  return Buffer.from(JSON.stringify(flat));
 }
 
 async function localesOf(store: RowStore, model: Model, ids: readonly number[]): Promise<unknown[]> {

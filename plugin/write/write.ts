@@ -70,6 +70,7 @@ export async function runBeforeHooks(
   data: Record<string, unknown>,
   wasPublished: boolean | null,
   reparse: (data: Record<string, unknown>, problems: DataProblem[]) => RowWrite,
+  locking: { readonly store: RowStore; readonly locked: readonly string[] },
   extra: { id?: number; entry?: unknown } = {},
 ): Promise<{ write?: RowWrite; publication: LifecycleAction | null }> {
   const { lifecycles } = engine;
@@ -89,14 +90,24 @@ export async function runBeforeHooks(
   const problems: DataProblem[] = [];
   const write = reparse(event.data ?? {}, problems);
   if (problems.length) throw new DataValidationError(problems);
+  // A hook may relate lists the body did not: their tables are locked now. Out of name order, two
+  // such writes may deadlock; PostgreSQL then fails one, and it is run again (transaction.ts).
+  if (locking.store.client === 'postgres') {
+    const more = [...new Set(lockNamesOf(engine, write))].filter((name) => !locking.locked.includes(name)).sort();
+    for (const name of more) await locking.store.trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+  }
   return { write, publication: published };
 }
 
 /** The `after*` hooks and events of a committed write, with the entry as answered. */
-export async function runAfterHooks(engine: WriteEngine, request: WriteRequest, action: LifecycleAction, published: LifecycleAction | null, entry: unknown, id: number): Promise<void> {
+export async function runAfterHooks(engine: WriteEngine, request: WriteRequest, action: LifecycleAction, published: LifecycleAction | null, answered: () => unknown, id: number): Promise<void> {
   const { lifecycles } = engine;
   const { model } = request;
-  for (const done of published ? [action, published] : [action]) {
+  const actions = published ? [action, published] : [action];
+  // The answer is parsed only for a write someone hears of.
+  if (!lifecycles.hooked(model) && !actions.some((done) => lifecycles.events.listenerCount(`entry.${done}`) > 0)) return;
+  const entry = answered();
+  for (const done of actions) {
     await lifecycles.after(model, lifecycles.event(model, done, request.role, request.hooks, { id, entry }), request.hooks);
   }
 }
@@ -158,7 +169,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   let published: LifecycleAction | null = null;
   const id = await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
     await guard?.(store);
-    const hooked = await runBeforeHooks(engine, request, 'create', data, null, parse);
+    const hooked = await runBeforeHooks(engine, request, 'create', data, null, parse, { store, locked: lockNamesOf(engine, parsed) });
     published = hooked.publication;
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, null);
@@ -167,7 +178,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     return created;
   });
   const answer = await answerOf(engine, { ...request, id });
-  await runAfterHooks(engine, request, 'create', published, answeredEntry(answer.body), id);
+  await runAfterHooks(engine, request, 'create', published, () => answeredEntry(answer.body), id);
   return answer;
 }
 
@@ -199,14 +210,14 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     await mustExist(store, model, id);
     if (problems.length) throw new DataValidationError(problems);
     const was = model.draftAndPublish ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
-    const hooked = await runBeforeHooks(engine, request, 'update', rest, was, (given, found) => parseData(engine, grants, model, given, { partial: true, path: [], draft }, found), { id });
+    const hooked = await runBeforeHooks(engine, request, 'update', rest, was, (given, found) => parseData(engine, grants, model, given, { partial: true, path: [], draft }, found), { store, locked: lockNamesOf(engine, parsed) }, { id });
     published = hooked.publication;
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
   });
   const answer = await answerOf(engine, request);
-  await runAfterHooks(engine, request, 'update', published, answeredEntry(answer.body), id);
+  await runAfterHooks(engine, request, 'update', published, () => answeredEntry(answer.body), id);
   return answer;
 }
 
@@ -231,7 +242,7 @@ export async function deleteEntry(engine: WriteEngine, request: WriteRequest & {
     answer.release?.();
     throw error;
   }
-  await runAfterHooks(engine, request, 'delete', null, answeredEntry(answer.body), request.id);
+  await runAfterHooks(engine, request, 'delete', null, () => answeredEntry(answer.body), request.id);
   return answer;
 }
 

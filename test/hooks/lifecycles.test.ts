@@ -96,6 +96,16 @@ for (const kind of testDatabaseKinds()) {
       expect(row.title).to.equal('HELLO');
     });
 
+    it('writes a relation a before hook adds to the data', async () => {
+      typeHooks.beforeCreate = (event) => {
+        event.data!.tag = tagId;
+      };
+      const response = await request.post('/api/posts?populate=tag').send({ data: { title: 'tagged by a hook', slug: 'hook-tag' } });
+      expect(response.status).to.equal(200);
+      expect(response.body.data.attributes.tag.data.id).to.equal(tagId);
+      expect(await database.knex('posts_tag_links').where({ post_id: response.body.data.id }).select('tag_id')).to.deep.equal([{ tag_id: tagId }]);
+    });
+
     it('checks the data a before hook changed again: its problems are a 400, nothing written', async () => {
       typeHooks.beforeCreate = (event) => {
         event.data!.title = null;
