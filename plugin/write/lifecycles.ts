@@ -63,6 +63,11 @@ export class Lifecycles {
     return Boolean(this.hooks['*'] || this.hooks[model.uid] || this.modules.has(model.uid));
   }
 
+  /** Whether a hook or a listener hears of the type's writes. */
+  heard(model: Model): boolean {
+    return this.hooked(model) || this.events.eventNames().some((name) => typeof name === 'string' && name.startsWith('entry.') && this.events.listenerCount(name) > 0);
+  }
+
   /** Those for every type first, then the type's module's, then the option's. */
   private hooksOf(model: Model, name: LifecycleHookName): LifecycleHook[] {
     return [this.hooks['*']?.[name], this.modules.get(model.uid)?.[name], this.hooks[model.uid]?.[name]].filter((hook): hook is LifecycleHook => typeof hook === 'function');

@@ -86,7 +86,6 @@ export async function runBeforeHooks(
     await lifecycles.before(model, publishEvent);
     event.data = publishEvent.data;
   }
-  if (action === 'delete') return { publication: published };
   const problems: DataProblem[] = [];
   const write = reparse(event.data ?? {}, problems);
   if (problems.length) throw new DataValidationError(problems);
@@ -105,7 +104,7 @@ export async function runAfterHooks(engine: WriteEngine, request: WriteRequest, 
   const { model } = request;
   const actions = published ? [action, published] : [action];
   // The answer is parsed only for a write someone hears of.
-  if (!lifecycles.hooked(model) && !actions.some((done) => lifecycles.events.listenerCount(`entry.${done}`) > 0)) return;
+  if (!lifecycles.heard(model)) return;
   const entry = answered();
   for (const done of actions) {
     await lifecycles.after(model, lifecycles.event(model, done, request.role, request.hooks, { id, entry }), request.hooks);
@@ -209,7 +208,8 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
     await mustExist(store, model, id);
     if (problems.length) throw new DataValidationError(problems);
-    const was = model.draftAndPublish ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
+    // Whether the entry was published, for the publish and unpublish events: read only when someone hears of them.
+    const was = model.draftAndPublish && engine.lifecycles.heard(model) ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
     const hooked = await runBeforeHooks(engine, request, 'update', rest, was, (given, found) => parseData(engine, grants, model, given, { partial: true, path: [], draft }, found), { store, locked: lockNamesOf(engine, parsed) }, { id });
     published = hooked.publication;
     const write = hooked.write ?? parsed;

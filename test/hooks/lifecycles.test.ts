@@ -235,6 +235,14 @@ for (const kind of testDatabaseKinds()) {
       expect(new Date(received[0].createdAt).toISOString()).to.equal(received[0].createdAt);
     });
 
+    it('tells publish and unpublish listeners with no hook set', async () => {
+      for (const name of ['entry.update', 'entry.publish', 'entry.unpublish']) api.events.on(name, (payload) => void log.push(payload.event));
+      const id = (await request.post('/api/posts').send({ data: { title: 'listened', slug: 'listened', publishedAt: null } })).body.data.id;
+      expect((await request.put(`/api/posts/${id}`).send({ data: { publishedAt: '2024-01-01T00:00:00.000Z' } })).status).to.equal(200);
+      expect((await request.put(`/api/posts/${id}`).send({ data: { publishedAt: null } })).status).to.equal(200);
+      expect(log).to.deep.equal(['entry.update', 'entry.publish', 'entry.update', 'entry.unpublish']);
+    });
+
     it('fires no hook for the writes of api.models', async () => {
       typeHooks.beforeCreate = () => void log.push('beforeCreate');
       api.events.on('entry.create', () => void log.push('entry.create'));
