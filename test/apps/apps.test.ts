@@ -25,7 +25,7 @@ import { parse, stringify } from 'yaml';
 import { tokenHash } from '../../plugin/access/tokens.js';
 import { contentApi, type ContentApi } from '../../plugin/index.js';
 import { importStrapiApp, type ImportReport } from '../../plugin/schema/import-strapi.js';
-import { readKnownFailures, type KnownFailures } from '../conformance/known-failures.js';
+import { readKnownFailures, settleReplayedCase, type KnownFailures } from '../conformance/known-failures.js';
 import { repoRoot } from '../support/api.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import type { RecordedRequest } from '../writes/replay/cases.js';
@@ -222,12 +222,6 @@ function expectation(step: RecordedStep): Expectation {
   return deviations.size ? { ...recorded, response, deviations: [...deviations].sort() } : { ...recorded, deviations: [] };
 }
 
-function caseFailure(message: string): Error {
-  const error = new Error(message);
-  error.stack = `Error: ${message}`;
-  return error;
-}
-
 function describeStep(step: RecordedStep): string {
   const body = step.request.body !== undefined ? ` ${show(step.request.body)}` : '';
   return `${step.request.method} ${step.request.path}${body}${step.request.token === 'none' ? ' (no token)' : ''}`;
@@ -311,18 +305,7 @@ for (const corpus of corpora) {
         for (const step of corpus.steps) {
           const { deviations } = expectation(step);
           it(`#${step.seq} ${step.group}: ${step.name}${deviations.length ? ` [${deviations.join(', ')}]` : ''}`, function () {
-            const problems = outcomes.get(step.seq);
-            if (!problems) throw caseFailure('not replayed');
-            const known = corpus.knownFailures.lookup(kind.name, String(step.seq));
-            if (problems.length === 0) {
-              if (known) throw caseFailure(`passes now: remove it from known-failures.txt (line ${known.line}: ${known.kind} ${known.caseId})`);
-              return;
-            }
-            if (known) {
-              this.test!.title += `  [known failure: ${known.reason}]`;
-              this.skip();
-            }
-            throw caseFailure(`${describeStep(step)}\n  ${problems.join('\n  ')}`);
+            settleReplayedCase(this, outcomes.get(step.seq), corpus.knownFailures.lookup(kind.name, String(step.seq)), () => describeStep(step));
           });
         }
       });

@@ -26,7 +26,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
+import { sendToReference, stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -328,21 +328,8 @@ function addLocaleAndToken() {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-async function send(request) {
-  const headers = { Accept: 'application/json' };
-  if (request.token !== 'none') headers.Authorization = `Bearer ${WRITER_TOKEN}`;
-  let body;
-  if (request.body !== undefined) {
-    body = JSON.stringify(request.body);
-    headers['Content-Type'] = 'application/json';
-  }
-  const response = await fetch(base + request.path, { method: request.method, headers, body });
-  const text = await response.text();
-  try {
-    return { status: response.status, response: text === '' ? null : JSON.parse(text) };
-  } catch {
-    return { status: response.status, response: null, responseText: text };
-  }
+function send(request) {
+  return sendToReference(base, WRITER_TOKEN, request);
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { conformanceKitDir } from '../support/conformance-kit.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
-import { readKnownFailures, type KnownFailures } from './known-failures.js';
+import { caseFailure, readKnownFailures, type KnownFailures } from './known-failures.js';
 import { prepareFixture, readKitCases, replayCases, type CaseResult, type FixtureDatabase, type KitCase } from './replay.js';
 
 const KNOWN_FAILURES_FILE = join(repoRoot, 'test', 'conformance', 'known-failures.txt');
@@ -30,13 +30,6 @@ function loadKit(): { kit: string; cases: KitCase[] } | Error {
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-/** The runner's reason alone: a stack trace into this file would say nothing about the case. */
-function caseFailure(reason: string): Error {
-  const error = new Error(reason);
-  error.stack = `Error: ${reason}`;
-  return error;
 }
 
 const loaded = loadKit();

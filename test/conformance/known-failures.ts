@@ -66,3 +66,27 @@ export function parseKnownFailures(text: string, fileName = 'known-failures.txt'
 export function readKnownFailures(path: string): KnownFailures {
   return parseKnownFailures(readFileSync(path, 'utf8'), path);
 }
+
+/** A failure that shows the problems alone: a stack trace into the harness would say nothing about the case. */
+export function caseFailure(message: string): Error {
+  const error = new Error(message);
+  error.stack = `Error: ${message}`;
+  return error;
+}
+
+/**
+ * The verdict on a replayed case: passes when it has no problems (a failure if it is listed, so
+ * the list shrinks), pending when it is a listed known failure, else a failure headed by `header`.
+ */
+export function settleReplayedCase(test: Mocha.Context, problems: readonly string[] | undefined, known: KnownFailure | undefined, header: () => string): void {
+  if (!problems) throw caseFailure('not replayed');
+  if (problems.length === 0) {
+    if (known) throw caseFailure(`passes now: remove it from known-failures.txt (line ${known.line}: ${known.kind} ${known.caseId})`);
+    return;
+  }
+  if (known) {
+    test.test!.title += `  [known failure: ${known.reason}]`;
+    test.skip();
+  }
+  throw caseFailure(`${header()}\n  ${problems.join('\n  ')}`);
+}

@@ -34,3 +34,22 @@ export async function stopReference(child) {
   child.kill('SIGTERM');
   await Promise.race([child.exited, new Promise((done) => setTimeout(done, 10_000))]);
 }
+
+/**
+ * Sends one recorded request to the reference at `base` as the replays send it: a JSON body (or
+ * `rawBody` as it is), `Bearer token` unless the request says `token: "none"`. A few answers are
+ * not JSON at all (the router's 405 is plain text): they are kept as text.
+ */
+export async function sendToReference(base, token, request, body = request.body) {
+  const headers = { Accept: 'application/json', ...(request.headers ?? {}) };
+  if (request.token !== 'none') headers.Authorization = `Bearer ${token}`;
+  const sent = request.rawBody !== undefined ? request.rawBody : body !== undefined ? JSON.stringify(body) : undefined;
+  if (sent !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  const response = await fetch(base + request.path, { method: request.method, headers, body: sent });
+  const text = await response.text();
+  try {
+    return { status: response.status, response: text === '' ? null : JSON.parse(text) };
+  } catch {
+    return { status: response.status, response: null, responseText: text };
+  }
+}

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groups, readBackQuery } from './cases.source.mjs';
-import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
+import { sendToReference, stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -87,24 +87,9 @@ function serve(db, dir) {
   return watchReference(child);
 }
 
-/** Sends one request the way the replay will: JSON body, the writer token unless `token: "none"`. */
-async function send(request) {
-  const headers = { Accept: 'application/json', ...(request.headers ?? {}) };
-  if (request.token !== 'none') headers.Authorization = `Bearer ${WRITER_TOKEN}`;
-  let body;
-  if (request.rawBody !== undefined) body = request.rawBody;
-  else if (request.body !== undefined) body = JSON.stringify(padded(request.body, request.padding));
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-    headers['Content-Type'] = 'application/json';
-  }
-  const response = await fetch(base + request.path, { method: request.method, headers, body });
-  const text = await response.text();
-  try {
-    return { status: response.status, response: text === '' ? null : JSON.parse(text) };
-  } catch {
-    // A few answers are not JSON at all (the router's 405 is plain text): kept as text.
-    return { status: response.status, response: null, responseText: text };
-  }
+/** Sends one request the way the replay will: JSON body (padded where the case says), the writer token unless `token: "none"`. */
+function send(request) {
+  return sendToReference(base, WRITER_TOKEN, request, request.body === undefined ? undefined : padded(request.body, request.padding));
 }
 
 /** The body with a string of `length` "x" at `path`: a body too large to keep in the recording. */

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { contentApi, type ContentApi } from '../../plugin/index.js';
-import { readKnownFailures } from '../conformance/known-failures.js';
+import { readKnownFailures, settleReplayedCase } from '../conformance/known-failures.js';
 import { repoRoot } from '../support/api.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { loadRecordedCases, type RecordedCase } from './replay/cases.js';
@@ -31,13 +31,6 @@ const REPLAY_TIMEOUT_MS = 180_000;
 const cases = loadRecordedCases();
 const deviations = deviationsBySeq();
 const knownFailures = readKnownFailures(KNOWN_FAILURES_FILE);
-
-/** The problems alone: a stack trace into the harness would say nothing about the case. */
-function caseFailure(message: string): Error {
-  const error = new Error(message);
-  error.stack = `Error: ${message}`;
-  return error;
-}
 
 function title(recorded: RecordedCase): string {
   const deviation = deviations.get(recorded.seq);
@@ -91,20 +84,8 @@ describe('write replay', function () {
 
       for (const recorded of cases) {
         it(title(recorded), function () {
-          const problems = outcomes.get(recorded.seq);
-          if (!problems) throw caseFailure('not replayed');
-          const known = knownFailures.lookup(kind.name, String(recorded.seq));
-          if (problems.length === 0) {
-            if (known) throw caseFailure(`passes now: remove it from known-failures.txt (line ${known.line}: ${known.kind} ${known.caseId})`);
-            return;
-          }
-          if (known) {
-            this.test!.title += `  [known failure: ${known.reason}]`;
-            this.skip();
-          }
           const deviation = deviations.get(recorded.seq);
-          const header = `${describeRequest(recorded.request)}${deviation ? `\n  deviation ${deviation.reason}` : ''}`;
-          throw caseFailure(`${header}\n  ${problems.join('\n  ')}`);
+          settleReplayedCase(this, outcomes.get(recorded.seq), knownFailures.lookup(kind.name, String(recorded.seq)), () => `${describeRequest(recorded.request)}${deviation ? `\n  deviation ${deviation.reason}` : ''}`);
         });
       }
     });
