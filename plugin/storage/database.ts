@@ -2,7 +2,8 @@
  * Database URLs and knex instances. `sqlite:<path>` opens (or creates) a SQLite file through
  * better-sqlite3; `postgres://…` or `postgresql://…` connects to PostgreSQL through pg.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { registerSqlFunctions, type SqliteConnection } from './sql-functions.js';
 import { POSTGRES_SESSION } from './postgres-session.js';
@@ -64,6 +65,8 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
     if (options.mustExist && !isMemory(location.target) && !existsSync(location.target)) {
       throw new DatabaseUnavailable(`the SQLite database ${location.target} does not exist (it is created only when the schema is synced)`);
     }
+    // A new file may name a folder that does not exist yet (`sqlite:.data/content.db` in a fresh app): it is made too.
+    if (!options.mustExist && !isMemory(location.target)) mkdirSync(dirname(location.target), { recursive: true });
     return knexFactory({
       client: 'better-sqlite3',
       connection: { filename: location.target },

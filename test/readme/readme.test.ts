@@ -143,7 +143,8 @@ describe("README's Install section", () => {
       mkdirSync(join(root, 'content-types'));
       writeFileSync(join(root, 'content-types', 'recipe.yaml'), contentType!);
       writeFileSync(join(root, 'permissions.yaml'), permissions!);
-      const served = await serveApi({ root, database: `sqlite:${join(root, 'content.db')}` });
+      // As the README writes it: a file in a folder the app does not have yet.
+      const served = await serveApi({ root, database: `sqlite:${join(root, '.data', 'content.db')}` });
       try {
         const response = await served.request.get('/api/recipes');
         expect(response.status, response.text).to.equal(200);
