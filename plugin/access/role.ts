@@ -19,7 +19,16 @@ export interface Caller {
   readonly role: string;
   /** The role came from a token or from the host, not the anonymous fallback: its answers are private to it. */
   readonly identified: boolean;
+  /**
+   * The end user, when one is known (`ctx.state.user` set by the host, or the user of a login
+   * token): the values `$user.<field>` of row rules read.
+   */
+  readonly user: Readonly<Record<string, unknown>> | null;
+  /** Claims of the credentials presented (`$claims.<name>` in row rules); empty when none. */
+  readonly claims: Readonly<Record<string, unknown>>;
 }
+
+const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export async function resolveCaller(ctx: Context, tokens: TokenVerifier, resolver: RoleResolver | undefined, now: number): Promise<Caller> {
   const header = ctx.get('authorization');
@@ -27,10 +36,15 @@ export async function resolveCaller(ctx: Context, tokens: TokenVerifier, resolve
   if (bearer) {
     const record = tokens.verify(bearer[1].trim(), now);
     if (!record) throw new UnauthorizedError();
-    return { role: record.role, identified: true };
+    return { role: record.role, identified: true, user: null, claims: NO_CLAIMS };
   }
-  const resolved = resolver ? await resolver(ctx) : roleOfUser(ctx.state?.user);
-  return resolved ? { role: resolved, identified: true } : { role: PUBLIC_ROLE, identified: false };
+  const user = userOf(ctx.state?.user);
+  const resolved = resolver ? await resolver(ctx) : roleOfUser(user);
+  return resolved ? { role: resolved, identified: true, user, claims: NO_CLAIMS } : { role: PUBLIC_ROLE, identified: false, user: null, claims: NO_CLAIMS };
+}
+
+function userOf(user: unknown): Readonly<Record<string, unknown>> | null {
+  return user && typeof user === 'object' && !Array.isArray(user) ? (user as Record<string, unknown>) : null;
 }
 
 /** `ctx.state.user.role` as a name, or as an object with a `type` or `name` (users-permissions style). */
