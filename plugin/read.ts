@@ -2,7 +2,10 @@
  * One read request, through the pipeline: parse → authorize → compile → execute → format.
  * Knows nothing of Koa; http/router.ts feeds it.
  */
-import { grantsFor, type Action, type Permissions } from './access/permissions.js';
+import { grantsFor, type Action, type Grants, type Permissions } from './access/permissions.js';
+import { writtenEntryRule } from './access/action-rules.js';
+import type { CallerValues } from './query/caller-variable.js';
+import { bindCallerValues } from './sql/caller-values.js';
 import { authorize } from './access/authorize.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { parseQuery, type QueryLimits } from './query/parse.js';
@@ -32,6 +35,8 @@ export interface ReadRequest {
   /** The raw query string, parsed here with the plugin's own strict qs options. */
   readonly querystring: string;
   readonly role: string;
+  /** Who is asking, for the variables of the role's row rules. */
+  readonly caller: CallerValues;
   /** The rules the role was resolved under. */
   readonly rules: AccessRules;
   /** When the request must be answered by (epoch ms): statements still running then are stopped, 503. */
@@ -51,7 +56,7 @@ export interface ReadResult {
 /** The authorized query tree of a request (also what `content-api explain` compiles). */
 export function planRead(
   engine: Pick<ReadEngine, 'registry' | 'limits'> & { readonly permissions: Permissions },
-  request: Omit<ReadRequest, 'deadline' | 'rules'>,
+  request: Omit<ReadRequest, 'deadline' | 'rules' | 'caller'>,
 ): RootQuery {
   const grants = grantsFor(engine.permissions, request.role);
   // The route's permission comes first, as in Strapi: a role that may not read a type learns nothing from its 400s.
@@ -89,10 +94,11 @@ function planFor(engine: ReadEngine, request: ReadRequest): Plan {
   );
 }
 
-/** The statement with this request's id in place of the cached plan's. */
-export function withId(statement: Statement, id: number | null): Statement {
-  if (id === null) return statement;
-  const values = [...statement.values];
+/** The statement with this request's id in place of the cached plan's, and the caller's values in place of the rules' variables. */
+export function boundStatement(statement: Statement, id: number | null, caller: CallerValues): Statement {
+  const bound = bindCallerValues(statement.values, caller);
+  if (id === null) return bound === statement.values ? statement : { sql: statement.sql, values: bound };
+  const values = [...bound];
   values[FIND_ONE_ID_INDEX] = id;
   return { sql: statement.sql, values };
 }
@@ -112,7 +118,14 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
     const query = { ...(fields === undefined ? {} : { fields }), ...(populate === undefined ? {} : { populate }) };
     const tree = parseQuery(engine.registry, { model: request.model, action: 'findOne', id: request.id, query }, engine.limits);
     const grants = grantsFor(request.rules.permissions, request.role);
-    const writer = { role: grants.role, can: (uid: string, action: Action) => (uid === request.model.uid && (action === 'findOne' || action === 'preview')) || grants.can(uid, action) };
+    const own = (uid: string, action: Action) => uid === request.model.uid && (action === 'findOne' || action === 'preview');
+    // The written entry is answered whatever the row rules; attributes any rule of the type hides stay hidden.
+    const answered = writtenEntryRule(request.model, grants);
+    const writer: Grants = {
+      role: grants.role,
+      can: (uid, action) => own(uid, action) || grants.can(uid, action),
+      rule: (uid, action) => (own(uid, action) ? answered : grants.rule(uid, action)),
+    };
     return authorize({ ...tree, publicationState: 'preview' }, writer);
   });
   return execute(engine, plan, { ...request, action: 'findOne' });
@@ -120,7 +133,7 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
 
 async function execute(engine: ReadEngine, { root, compiled }: Plan, request: ReadRequest): Promise<ReadResult> {
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
-  const body = await engine.executor.body(withId(compiled.body, request.id), stats, request.deadline, engine.maxResponseBytes);
+  const body = await engine.executor.body(boundStatement(compiled.body, request.id, request.caller), stats, request.deadline, engine.maxResponseBytes);
   try {
     checkResponseSize(root, body.size, engine.maxResponseBytes);
     if (!body.rows && answerShape(root) === 'entry') throw new NotFoundError();

@@ -15,17 +15,18 @@
  * it would close the API. An API closed on purpose says `roles: {}`.
  */
 import { readFile } from 'node:fs/promises';
-import type { Registry } from '../schema/registry.js';
+import type { Model, Registry } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
+import { parseActionRule, UNCONDITIONAL, type ActionRule } from './action-rules.js';
 
 export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete';
 const ACTIONS: ReadonlySet<string> = new Set<Action>(['find', 'findOne', 'preview', 'create', 'update', 'delete']);
 
 export interface Permissions {
-  /** role → model uid → actions */
-  readonly roles: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<Action>>>;
+  /** role → model uid → the actions granted, each with its rule */
+  readonly roles: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<Action, ActionRule>>>;
   readonly tokens: readonly TokenRecord[];
 }
 
@@ -33,11 +34,13 @@ export interface Permissions {
 export interface Grants {
   readonly role: string;
   can(uid: string, action: Action): boolean;
+  /** The rule of a granted action (rows, forced values, fields); null when not granted. */
+  rule(uid: string, action: Action): ActionRule | null;
 }
 
 export function grantsFor(permissions: Permissions, role: string): Grants {
   const types = permissions.roles.get(role);
-  return { role, can: (uid, action) => types?.get(uid)?.has(action) === true };
+  return { role, can: (uid, action) => types?.get(uid)?.has(action) === true, rule: (uid, action) => types?.get(uid)?.get(action) ?? null };
 }
 
 /** No roles and no tokens: every public request is a 403 and every token a 401. */
@@ -113,8 +116,10 @@ export function typeResolver(registry: Registry): (name: string) => string | nul
   return (name) => names.get(name) ?? null;
 }
 
-function parseRoles(raw: unknown, registry: Registry, report: Report): Map<string, Map<string, Set<Action>>> {
-  const roles = new Map<string, Map<string, Set<Action>>>();
+const ACTION_LIST = 'find, findOne, preview, create, update, delete';
+
+function parseRoles(raw: unknown, registry: Registry, report: Report): Map<string, Map<string, Map<Action, ActionRule>>> {
+  const roles = new Map<string, Map<string, Map<Action, ActionRule>>>();
   if (raw === undefined || raw === null) return roles;
   if (!isObject(raw)) {
     report(['roles'], 'expected a map of role names');
@@ -122,7 +127,7 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
   }
   const resolve = typeResolver(registry);
   for (const [role, types] of Object.entries(raw)) {
-    const grants = new Map<string, Set<Action>>();
+    const grants = new Map<string, Map<Action, ActionRule>>();
     roles.set(role, grants);
     if (types === null) continue;
     if (!isObject(types)) {
@@ -132,19 +137,37 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
     for (const [type, actions] of Object.entries(types)) {
       const uid = resolve(type);
       if (!uid) report(['roles', role, type], `unknown content type "${type}"`, true);
-      if (!Array.isArray(actions)) {
-        report(['roles', role, type], 'expected a list of actions: find, findOne, preview, create, update, delete');
-        continue;
-      }
-      const set = new Set<Action>();
-      actions.forEach((action, index) => {
-        if (typeof action === 'string' && ACTIONS.has(action)) set.add(action as Action);
-        else report(['roles', role, type, index], `unknown action ${JSON.stringify(action)}; expected find, findOne, preview, create, update or delete`);
-      });
-      if (uid) grants.set(uid, set);
+      const model = uid ? (registry.models.get(uid) ?? null) : null;
+      const granted = parseActions(actions, model, registry, ['roles', role, type], report);
+      if (uid && granted) grants.set(uid, granted);
     }
   }
   return roles;
+}
+
+/** `[find, findOne]`, or a map of actions to `true` or their rule. */
+function parseActions(raw: unknown, model: Model | null, registry: Registry, at: (string | number)[], report: Report): Map<Action, ActionRule> | null {
+  const granted = new Map<Action, ActionRule>();
+  if (Array.isArray(raw)) {
+    raw.forEach((action, index) => {
+      if (typeof action === 'string' && ACTIONS.has(action)) granted.set(action as Action, UNCONDITIONAL);
+      else report([...at, index], `unknown action ${JSON.stringify(action)}; expected ${ACTION_LIST.replace(/, (?=\w+$)/, ' or ')}`);
+    });
+    return granted;
+  }
+  if (!isObject(raw)) {
+    report(at, `expected a list of actions (${ACTION_LIST}), or a map of actions to their rules`);
+    return null;
+  }
+  for (const [action, value] of Object.entries(raw)) {
+    if (!ACTIONS.has(action)) {
+      report([...at, action], `unknown action "${action}"; expected ${ACTION_LIST.replace(/, (?=\w+$)/, ' or ')}`, true);
+      continue;
+    }
+    const rule = parseActionRule(value, action as Action, model, registry, [...at, action], report);
+    if (rule) granted.set(action as Action, rule);
+  }
+  return granted;
 }
 
 function parseTokens(raw: unknown, roles: Map<string, unknown>, report: Report): TokenRecord[] {

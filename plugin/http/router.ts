@@ -74,8 +74,9 @@ async function handle(
 ): Promise<void> {
   const deadline = Date.now() + options.timeout;
   const rules = engine.rules();
-  const { role, identified } = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
-  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, rules, deadline });
+  const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+  const { role, identified } = caller;
+  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline });
   options.recordStats?.(ctx, result.stats);
   const cacheControl = options.cacheControl?.(model.uid, identified);
   if (cacheControl) ctx.set('Cache-Control', cacheControl);

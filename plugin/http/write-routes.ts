@@ -48,13 +48,14 @@ function withId(request: WriteRequest): WriteRequest & { readonly id: number } {
 async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOptions, model: Model, action: Action, withBody: boolean, run: Run): Promise<void> {
   const deadline = Date.now() + options.timeout;
   const rules = engine.rules();
-  const { role } = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+  const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+  const { role } = caller;
   const grants = grantsToWrite({ rules, role, model }, action);
   const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
   const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   // A hook's failure after commit goes where the app's other unexpected failures go.
   const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
-  const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body, hooks }, grants);
+  const result = await run({ model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks }, grants);
   ctx.set('Cache-Control', 'no-store');
   if (Buffer.isBuffer(result)) {
     ctx.type = 'application/json';

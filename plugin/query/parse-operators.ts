@@ -7,7 +7,8 @@
 import { ValidationError } from '../errors.js';
 import { castRawText, castValue, describeValue, parseBooleanText, quote, scalarText } from './cast-value.js';
 import { childPath, isPlainObject } from './path.js';
-import type { ComparisonOperator, CompareFilter, Field, Filter, FilterValue, PathAttribute, RelatedFilter } from './tree.js';
+import type { ComparisonOperator, CompareFilter, CompareValue, Field, Filter, PathAttribute, RelatedFilter } from './tree.js';
+import { CallerVariable } from './caller-variable.js';
 import type { Model } from '../schema/registry.js';
 
 /** Every comparison operator of the API, exactly as written (operators are case-sensitive). */
@@ -21,7 +22,7 @@ export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set<ComparisonOpera
 export const LIST_OPERATORS: ReadonlySet<string> = new Set(['$in', '$notIn', '$between']);
 
 /** Operators comparing the column's text, whatever its type: they take the value uncast. */
-const TEXT_OPERATORS: ReadonlySet<string> = new Set([
+export const TEXT_OPERATORS: ReadonlySet<string> = new Set([
   '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi',
   '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
 ]);
@@ -43,7 +44,7 @@ export function parseFieldValue(field: Field, value: unknown, path: string, dept
   checkDepth(depth, path);
   if (value === null) return compare(field, '$eq', [null]);
   if (Array.isArray(value)) return parseOperator(field, '$in', value, path);
-  if (!isPlainObject(value)) return compare(field, '$eq', [castValue(field, value, path)]);
+  if (!isPlainObject(value)) return compare(field, '$eq', [castOrVariable(field, value, path)]);
   const items: (Filter | null)[] = [];
   for (const [key, child] of Object.entries(value)) {
     if (child === undefined) continue;
@@ -100,6 +101,7 @@ export function parseOperatorValue(field: Field, operator: ComparisonOperator, v
   if (value === null) {
     throw new ValidationError(path, `Invalid value for ${operator} on ${quote(field.name)}: a value is required (write ${operator}=value; use $null to test for missing values)`);
   }
+  if (value instanceof CallerVariable) return compare(field, operator, [value]);
   if (TEXT_OPERATORS.has(operator)) return compare(field, operator, [castRawText(field, value, path)]);
   return compare(field, operator, [castValue(field, value, path)]);
 }
@@ -117,14 +119,19 @@ export function parseExistenceFlag(value: unknown, path: string): boolean {
   return flag;
 }
 
-function castListItem(field: Field, operator: ComparisonOperator, item: unknown, path: string): FilterValue {
+function castListItem(field: Field, operator: ComparisonOperator, item: unknown, path: string): CompareValue {
   if (item === null) {
     throw new ValidationError(path, `Invalid value for ${operator} on ${quote(field.name)}: list items cannot be empty; use $null to test for missing values`);
   }
   if (Array.isArray(item) || isPlainObject(item)) {
     throw new ValidationError(path, `Invalid value for ${operator} on ${quote(field.name)}: expected a single value, not ${describeValue(item)}`);
   }
-  return castValue(field, item, path);
+  return castOrVariable(field, item, path);
+}
+
+/** A value cast to the field's type; a rule's variable is cast when a request binds it (sql/caller-values.ts). */
+function castOrVariable(field: Field, raw: unknown, path: string): CompareValue {
+  return raw instanceof CallerVariable ? raw : castValue(field, raw, path);
 }
 
 function unknownOperator(field: Field, key: string, path: string): ValidationError {
@@ -137,7 +144,7 @@ function unknownOperator(field: Field, key: string, path: string): ValidationErr
 }
 
 /** A frozen compare node. */
-export function compare(field: Field, operator: ComparisonOperator, values: readonly FilterValue[]): CompareFilter {
+export function compare(field: Field, operator: ComparisonOperator, values: readonly CompareValue[]): CompareFilter {
   return Object.freeze({ kind: 'compare', field, operator, values: Object.freeze([...values]) });
 }
 

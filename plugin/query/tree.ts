@@ -12,6 +12,7 @@ import type {
   RelationAttribute,
   ScalarAttribute,
 } from '../schema/registry.js';
+import type { CallerVariable } from './caller-variable.js';
 
 export type PublicationState = 'live' | 'preview';
 export type SortDirection = 'asc' | 'desc';
@@ -114,6 +115,9 @@ export type ComparisonOperator =
  */
 export type FilterValue = string | number | boolean | null;
 
+/** A compared value: a cast filter value, or, in a row rule of permissions.yaml, a variable of the caller. */
+export type CompareValue = FilterValue | CallerVariable;
+
 /** The id column is not an attribute of the registry but can be filtered and sorted. */
 export interface IdField {
   readonly kind: 'id';
@@ -131,7 +135,7 @@ export interface CompareFilter {
   readonly field: Field;
   readonly operator: ComparisonOperator;
   /** One value for most operators; a list for $in/$notIn and $between (exactly two). $null/$notNull hold a boolean. */
-  readonly values: readonly FilterValue[];
+  readonly values: readonly CompareValue[];
 }
 
 /** An attribute reached from the current row: a relation, a component or a media attribute. */
@@ -145,6 +149,8 @@ export interface RelatedFilter {
   readonly filter: Filter | null;
   /** The parameter path of the attribute (`filters.$or[1].category`), for the access stage's 400s. */
   readonly path: string;
+  /** The rows of the target the caller may see (its row rule, set by the access stage); others count as absent. */
+  readonly visible?: Filter | null;
 }
 
 export interface LogicalFilter {
@@ -165,6 +171,8 @@ export interface PathStep {
   readonly target: Model;
   /** The parameter path up to this step (`sort[0]`, `populate.categories.sort`), for the access stage's 400s. */
   readonly path: string;
+  /** The rows of the target the caller may see (its row rule, set by the access stage). */
+  readonly visible?: Filter | null;
 }
 
 export interface SortKey {
@@ -195,6 +203,8 @@ export interface RootQuery {
   readonly publicationState: PublicationState;
   /** `_q`: search text over the searchable fields. */
   readonly search: string | null;
+  /** Attributes `_q` must not search: those a field rule hides from the caller (set by the access stage). */
+  readonly unsearchable?: ReadonlySet<string>;
 }
 
 /**

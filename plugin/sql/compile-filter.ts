@@ -5,7 +5,10 @@
  * that holds for a missing row (`$null`) also matches entries with no related row at all.
  */
 import type { Model } from '../schema/registry.js';
-import type { CompareFilter, Filter, FilterValue, RelatedFilter } from '../query/tree.js';
+import type { CompareFilter, CompareValue, Filter, FilterValue, RelatedFilter } from '../query/tree.js';
+import { CallerVariable } from '../query/caller-variable.js';
+import { TEXT_OPERATORS } from '../query/parse-operators.js';
+import { LateValue } from './caller-values.js';
 import type { CompileContext } from './context.js';
 import { escapeLike, quoteIdentifier as q } from './dialect/dialect.js';
 import { correlate, hopFrom, hopThrough, whereClause } from './hops.js';
@@ -31,11 +34,13 @@ function joinTerms(terms: string[], operator: 'AND' | 'OR'): string {
 
 function compileRelated(context: CompileContext, filter: RelatedFilter, alias: string, model: Model): string {
   const hop = hopThrough(context, model, filter.attribute, filter.target);
+  // Rows the caller may not see are as absent to the filter as to the answer.
+  const visible = (target: string) => (filter.visible ? [compileFilter(context, filter.visible, target, filter.target)] : []);
   const inner = filter.filter ? [compileFilter(context, filter.filter, hop.target, filter.target)] : [];
-  const matching = `${alias}."id" IN (SELECT ${hop.ownerKey} FROM ${hopFrom(hop)}${whereClause([...hop.conditions, ...inner])})`;
+  const matching = `${alias}."id" IN (SELECT ${hop.ownerKey} FROM ${hopFrom(hop)}${whereClause([...hop.conditions, ...visible(hop.target), ...inner])})`;
   if (!filter.filter || truthOnMissingRow(filter.filter) !== true) return matching;
   const empty = hopThrough(context, model, filter.attribute, filter.target);
-  return `(${matching} OR NOT EXISTS (SELECT 1 FROM ${hopFrom(empty)}${whereClause(correlate(empty, alias))}))`;
+  return `(${matching} OR NOT EXISTS (SELECT 1 FROM ${hopFrom(empty)}${whereClause([...correlate(empty, alias), ...visible(empty.target)])}))`;
 }
 
 /** Three-valued truth of a filter on a row whose columns are all NULL (a LEFT JOIN that found nothing). */
@@ -86,14 +91,18 @@ function compileCompare(context: CompileContext, filter: CompareFilter, alias: s
   // json compares as JSON values; strings compare in code-point order on every engine.
   const ordered = type !== 'json' && ['$lt', '$lte', '$gt', '$gte', '$between'].includes(operator);
   const column = type === 'json' ? dialect.value('json', stored) : ordered ? dialect.sortable(stored, type) : stored;
-  const typedParameter = (value: FilterValue) =>
-    dialect.typed(context.parameter(dialect.parameter(type, type === 'json' && value !== null ? jsonText(String(value)) : value)), type);
+  // A literal value is a parameter now; a rule's variable of the caller is bound per request, converted the same way.
+  const bind = (value: CompareValue, convert: (plain: FilterValue) => unknown) =>
+    context.parameter(value instanceof CallerVariable ? new LateValue(value, field, TEXT_OPERATORS.has(operator), convert) : convert(value));
+  const typedParameter = (value: CompareValue) =>
+    dialect.typed(bind(value, (plain) => dialect.parameter(type, type === 'json' && plain !== null ? jsonText(String(plain)) : plain)), type);
   // A boolean's sortable form may be another type (an integer on PostgreSQL): its parameter takes the same form.
-  const parameter = ordered && type === 'boolean' ? (value: FilterValue) => dialect.sortable(typedParameter(value), type) : typedParameter;
+  const parameter = ordered && type === 'boolean' ? (value: CompareValue) => dialect.sortable(typedParameter(value), type) : typedParameter;
   const text = () => dialect.text(stored, type);
-  const like = (value: FilterValue, prefix: string, suffix: string) =>
-    `LOWER(${text()}) LIKE LOWER(${context.parameter(`${prefix}${escapeLike(String(value))}${suffix}`)}) ESCAPE '\\'`;
-  const each = (build: (value: FilterValue) => string) => joinTerms(values.map(build), 'OR');
+  const plainText = (value: CompareValue) => bind(value, String);
+  const like = (value: CompareValue, prefix: string, suffix: string) =>
+    `LOWER(${text()}) LIKE LOWER(${bind(value, (plain) => `${prefix}${escapeLike(String(plain))}${suffix}`)}) ESCAPE '\\'`;
+  const each = (build: (value: CompareValue) => string) => joinTerms(values.map(build), 'OR');
   switch (operator) {
     case '$eq':
     case '$ne':
@@ -114,9 +123,9 @@ function compileCompare(context: CompileContext, filter: CompareFilter, alias: s
     case '$notNull':
       return `${column} IS ${(values[0] === true) === (operator === '$null') ? '' : 'NOT '}NULL`;
     case '$eqi':
-      return each((value) => `LOWER(${text()}) = LOWER(${context.parameter(String(value))})`);
+      return each((value) => `LOWER(${text()}) = LOWER(${plainText(value)})`);
     case '$nei':
-      return each((value) => `LOWER(${text()}) <> LOWER(${context.parameter(String(value))})`);
+      return each((value) => `LOWER(${text()}) <> LOWER(${plainText(value)})`);
     case '$containsi':
       return each((value) => like(value, '%', '%'));
     case '$notContainsi':
@@ -126,13 +135,13 @@ function compileCompare(context: CompileContext, filter: CompareFilter, alias: s
     case '$endsWithi':
       return each((value) => like(value, '%', ''));
     case '$contains':
-      return each((value) => context.dialect.contains(text(), context.parameter(String(value))));
+      return each((value) => context.dialect.contains(text(), plainText(value)));
     case '$notContains':
-      return each((value) => `NOT (${context.dialect.contains(text(), context.parameter(String(value)))})`);
+      return each((value) => `NOT (${context.dialect.contains(text(), plainText(value))})`);
     case '$startsWith':
-      return each((value) => context.dialect.startsWith(text(), context.parameter(String(value))));
+      return each((value) => context.dialect.startsWith(text(), plainText(value)));
     case '$endsWith':
-      return each((value) => context.dialect.endsWith(text(), context.parameter(String(value))));
+      return each((value) => context.dialect.endsWith(text(), plainText(value)));
   }
 }
 
@@ -145,7 +154,7 @@ function jsonText(value: string): string {
   }
 }
 
-function compileIn(column: string, negated: boolean, values: readonly FilterValue[], parameter: (value: FilterValue) => string): string {
+function compileIn(column: string, negated: boolean, values: readonly CompareValue[], parameter: (value: CompareValue) => string): string {
   const present = values.filter((value) => value !== null);
   const hasNull = present.length < values.length;
   const list = present.length ? `${column} ${negated ? 'NOT IN' : 'IN'} (${present.map(parameter).join(', ')})` : null;

@@ -14,6 +14,7 @@ import type { SortKey } from '../query/tree.js';
 import type { CompileContext } from './context.js';
 import { quoteIdentifier as q } from './dialect/dialect.js';
 import { hopFrom, hopThrough, whereClause, type Hop } from './hops.js';
+import { compileFilter } from './compile-filter.js';
 
 export interface SortTerm {
   /** The value sorted on, as an expression over the row alias (collated for sorting). */
@@ -35,7 +36,9 @@ export function compileSortKey(context: CompileContext, key: SortKey, alias: str
   const hops: Hop[] = [];
   let owner = model;
   for (const step of key.path) {
-    hops.push(hopThrough(context, owner, step.attribute, step.target));
+    const hop = hopThrough(context, owner, step.attribute, step.target);
+    // Rows the caller may not see give no sort value, as if absent.
+    hops.push(step.visible ? { ...hop, conditions: [...hop.conditions, compileFilter(context, step.visible, hop.target, step.target)] } : hop);
     owner = step.target;
   }
   const aggregate = key.direction === 'asc' ? 'MIN' : 'MAX';

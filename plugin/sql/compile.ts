@@ -110,6 +110,8 @@ function compileFindOne(context: CompileContext, root: RootQuery): string {
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
   const conditions = [`${ROOT}."id" = ${id}`];
   if (root.model.draftAndPublish && root.publicationState === 'live') conditions.push(`${ROOT}."published_at" IS NOT NULL`);
+  // A findOne takes no filters of the request; these are the role's row rule.
+  if (root.filters) conditions.push(compileFilter(context, root.filters, ROOT, root.model));
   if (dialect.checkpoint) conditions.push(dialect.checkpoint);
   return `SELECT ${entry} AS "entry" FROM ${q(root.model.tableName)} ${ROOT}${where(conditions)}`;
 }
@@ -129,7 +131,7 @@ function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page
     conditions.push(root.locale.length ? `${column('locale')} IN (${root.locale.map((code) => context.parameter(code)).join(', ')})` : '1 = 0');
   }
   if (root.filters) conditions.push(compileFilter(context, root.filters, ROOT, root.model));
-  if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search));
+  if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search, root.unsearchable));
   return conditions;
 }
 
@@ -137,10 +139,11 @@ function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page
  * `_q`: a case-insensitive substring of any searchable text field (never a private or password
  * one, D10), or equality with the id and the numeric fields when the text is a number.
  */
-function searchCondition(context: CompileContext, model: Model, text: string): string {
+function searchCondition(context: CompileContext, model: Model, text: string, unsearchable: ReadonlySet<string> = new Set()): string {
   const pattern = context.parameter(`%${escapeLike(text)}%`);
   const terms: string[] = [];
   for (const attribute of model.attributes.values()) {
+    if (unsearchable.has(attribute.name)) continue;
     if (attribute.kind === 'scalar' && attribute.searchable) {
       terms.push(`LOWER(${ROOT}.${q(attribute.column)}) LIKE LOWER(${pattern}) ESCAPE '\\'`);
     }
@@ -150,7 +153,7 @@ function searchCondition(context: CompileContext, model: Model, text: string): s
     const integral = /^-?\d+$/.test(number);
     if (integral && Number.isSafeInteger(Number(number))) terms.push(`${ROOT}."id" = ${context.dialect.typed(context.parameter(Number(number)), 'integer')}`);
     for (const attribute of model.attributes.values()) {
-      if (attribute.kind !== 'scalar' || attribute.hidden) continue;
+      if (attribute.kind !== 'scalar' || attribute.hidden || unsearchable.has(attribute.name)) continue;
       const exact =
         attribute.type === 'biginteger'
           ? integral && BigInt.asIntN(64, BigInt(number)) === BigInt(number) && number

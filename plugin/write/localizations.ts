@@ -15,13 +15,15 @@ import { joinLocalizationGroup, localizationsOf, sharedAttributeNames, sharedCol
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
+import { mustMatchWritten, ruledData } from './write-rules.js';
 import { answerOf, lockNamesOf, newEntryColumns, parseData, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
-  const { locale, ...data } = isPlainObject(request.body) ? request.body : {};
-  if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
+  const rule = grants.rule(model.uid, 'create');
   const problems: DataProblem[] = [];
+  const { locale, ...data } = ruledData(model, rule, isPlainObject(request.body) ? request.body : {}, request.caller, problems);
+  if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
   // Strapi fills the body with the source's attributes that are not localized before checking it.
   const parse = (given: Record<string, unknown>, found: DataProblem[]) => parseData(engine, grants, model, given, { partial: false, path: [], draft: false, inherited: sharedAttributeNames(model) }, found);
   const parsed = parse(data, problems);
@@ -41,6 +43,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     const inherited = omitColumns(sharedColumns(store, model, source), model, Object.keys(write.values));
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
     await joinLocalizationGroup(store, model, created, request.id);
+    await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
     return created;
   });
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });

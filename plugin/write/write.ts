@@ -22,6 +22,7 @@ import type { ScalarChecker } from './scalar-values.js';
 import { inTransaction } from './transaction.js';
 import { linkListedLocalizations } from './localization-group.js';
 import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles } from './lifecycles.js';
+import { mustMatchToChange, mustMatchWritten, ruledData } from './write-rules.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -155,8 +156,9 @@ export function lockNamesOf(engine: WriteEngine, write: RowWrite): string[] {
  */
 export async function createEntry(engine: WriteEngine, request: WriteRequest, grants: Grants, guard?: (store: RowStore) => Promise<void>): Promise<ReadResult> {
   const { model } = request;
-  const { locale: dataLocale, ...data } = dataOf(request.body);
+  const rule = grants.rule(model.uid, 'create');
   const problems: DataProblem[] = [];
+  const { locale: dataLocale, ...data } = ruledData(model, rule, dataOf(request.body), request.caller, problems);
   if (dataLocale !== undefined && !model.localized) problems.push({ path: ['locale'], message: `locale cannot be written: ${model.displayName} is not localized` });
   // A new entry is a draft when it is created as one, as Strapi decides before checking it.
   const draft = model.draftAndPublish && data.publishedAt === null;
@@ -174,6 +176,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     await checkReferences(store, write, null);
     const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
     if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
+    await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
     return created;
   });
   const answer = await answerOf(engine, { ...request, id });
@@ -192,8 +195,9 @@ export function newEntryColumns(store: RowStore, model: Model, write: RowWrite, 
 /** `PUT /<plural>/:id`: the attributes given change, the others stay. */
 export async function updateEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<ReadResult> {
   const { model, id } = request;
-  const data = dataOf(request.body);
+  const rule = grants.rule(model.uid, 'update');
   const problems: DataProblem[] = [];
+  const data = ruledData(model, rule, dataOf(request.body), request.caller, problems);
   if (data.locale !== undefined) {
     problems.push({ path: ['locale'], message: model.localized ? 'locale cannot be changed; create a localization instead' : `locale cannot be written: ${model.displayName} is not localized` });
   }
@@ -207,6 +211,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   let published: LifecycleAction | null = null;
   await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
     await mustExist(store, model, id);
+    await mustMatchToChange(store, engine.executor.dialect, model, id, rule, request.caller);
     if (problems.length) throw new DataValidationError(problems);
     // Whether the entry was published, for the publish and unpublish events: read only when someone hears of them.
     const was = model.draftAndPublish && engine.lifecycles.heard(model) ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
@@ -215,6 +220,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
+    await mustMatchWritten(store, engine.executor.dialect, model, id, rule, request.caller);
   });
   const answer = await answerOf(engine, request);
   await runAfterHooks(engine, request, 'update', published, () => answeredEntry(answer.body), id);
@@ -233,6 +239,8 @@ export async function deleteEntry(engine: WriteEngine, request: WriteRequest & {
   try {
     await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
       await mustExist(store, request.model, request.id);
+      const rule = grantsFor(request.rules.permissions, request.role).rule(request.model.uid, 'delete');
+      await mustMatchToChange(store, engine.executor.dialect, request.model, request.id, rule, request.caller);
       if (engine.lifecycles.hooked(request.model)) {
         await engine.lifecycles.before(request.model, engine.lifecycles.event(request.model, 'delete', request.role, request.hooks, { id: request.id, entry: answeredEntry(answer.body) }));
       }

@@ -63,7 +63,8 @@ describe('permissions.yaml under serve --watch', function () {
     expect(await articles()).to.equal(200);
     unlinkSync(file());
     await live.reload();
-    expect(failures).to.have.length(1);
+    // The watcher may have reported the deletion too, before the explicit reload.
+    expect(failures).to.have.length.within(1, 2);
     expect(await articles()).to.equal(200);
   });
 });
