@@ -82,7 +82,13 @@ export function parseActionRule(raw: unknown, action: Action, model: Model | nul
 
 /** A filter as `filters` takes it, with `$user.…`, `$claims.…` and `$now` allowed as values. */
 function parseWhere(raw: unknown, model: Model, registry: Registry, at: (string | number)[], report: Report): Filter | null {
-  const withVariables = variablesIn(raw, at, report);
+  let misspelt = false;
+  const withVariables = variablesIn(raw, at, (path, message, atKey) => {
+    misspelt = true;
+    report(path, message, atKey);
+  });
+  // A misspelt variable is left as text, which the filter would only report again.
+  if (misspelt) return null;
   try {
     return parseFilters(model, withVariables, '', registry);
   } catch (error) {
@@ -150,10 +156,10 @@ function parseFieldRule(raw: unknown, model: Model, at: (string | number)[], rep
 
 /**
  * The rule a write's answer is read under: every row (the caller just wrote it), without the
- * attributes any read or write rule of the role on the type denies.
+ * attributes the role's read rules on the type (find, findOne) deny.
  */
 export function writtenEntryRule(model: Model, grants: { rule(uid: string, action: Action): ActionRule | null }): ActionRule {
-  const rules = (['find', 'findOne', 'create', 'update'] as const).map((action) => grants.rule(model.uid, action));
+  const rules = (['find', 'findOne'] as const).map((action) => grants.rule(model.uid, action));
   const denied = new Set([...model.attributes.keys()].filter((name) => rules.some((rule) => !allowsField(rule, name))));
   return denied.size ? { where: null, set: null, fields: { mode: 'except', names: denied } } : UNCONDITIONAL;
 }

@@ -179,7 +179,7 @@ function parseTokens(raw: unknown, roles: Map<string, unknown>, report: Report):
   const tokens: TokenRecord[] = [];
   raw.forEach((entry, index) => {
     const at = (key: string, message: string) => report(['tokens', index, key], message);
-    if (!isObject(entry)) return report(['tokens', index], 'expected { name, role, hash, expiresAt? }');
+    if (!isObject(entry)) return report(['tokens', index], 'expected { name, role, hash, expiresAt?, claims? }');
     if (typeof entry.name !== 'string' || !entry.name) return at('name', 'expected the token name');
     if (typeof entry.role !== 'string' || !roles.has(entry.role)) return at('role', `expected one of the roles: ${[...roles.keys()].join(', ')}`);
     if (typeof entry.hash !== 'string' || !isTokenHash(entry.hash)) return at('hash', 'expected a hash written by `content-api token create`');
@@ -188,7 +188,8 @@ function parseTokens(raw: unknown, roles: Map<string, unknown>, report: Report):
       expiresAt = entry.expiresAt instanceof Date ? entry.expiresAt.getTime() : Date.parse(String(entry.expiresAt));
       if (Number.isNaN(expiresAt)) return at('expiresAt', 'expected an ISO-8601 date');
     }
-    tokens.push({ name: entry.name, role: entry.role, hash: entry.hash, expiresAt });
+    if (entry.claims !== undefined && !isObject(entry.claims)) return at('claims', 'expected a map of claim names to values, read by row rules as $claims.<name>');
+    tokens.push({ name: entry.name, role: entry.role, hash: entry.hash, expiresAt, ...(entry.claims ? { claims: Object.freeze({ ...entry.claims }) } : {}) });
   });
   return tokens;
 }

@@ -36,7 +36,7 @@ export async function resolveCaller(ctx: Context, tokens: TokenVerifier, resolve
   if (bearer) {
     const record = tokens.verify(bearer[1].trim(), now);
     if (!record) throw new UnauthorizedError();
-    return { role: record.role, identified: true, user: null, claims: NO_CLAIMS };
+    return { role: record.role, identified: true, user: null, claims: record.claims ?? NO_CLAIMS };
   }
   const user = userOf(ctx.state?.user);
   const resolved = resolver ? await resolver(ctx) : roleOfUser(user);

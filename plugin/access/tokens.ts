@@ -10,6 +10,8 @@ export interface TokenRecord {
   readonly hash: string;
   /** Epoch milliseconds after which the token is refused; null: never. */
   readonly expiresAt: number | null;
+  /** Values row rules read as `$claims.<name>` for requests with this token. */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 const HASH_FORMAT = /^sha256:([A-Za-z0-9_-]{16,}):([0-9a-f]{64})$/;

@@ -45,9 +45,9 @@ export async function matchesRule(store: RowStore, dialect: Dialect, model: Mode
   if (!rule?.where) return true;
   // knex binds `?` placeholders on every engine, inside the transaction's connection.
   const context = new CompileContext({ ...dialect, placeholder: () => '?' });
-  const condition = compileFilter(context, rule.where, 't', model);
-  const idParameter = context.parameter(id);
-  const sql = `SELECT 1 AS "matched" FROM ${q(model.tableName)} t WHERE t."id" = ${dialect.typed(idParameter, 'integer')} AND ${condition}`;
+  // Positional placeholders: the values are collected in the order the SQL text reads them.
+  const idTerm = `t."id" = ${dialect.typed(context.parameter(id), 'integer')}`;
+  const sql = `SELECT 1 AS "matched" FROM ${q(model.tableName)} t WHERE ${idTerm} AND ${compileFilter(context, rule.where, 't', model)}`;
   const rows = (await store.trx.raw(sql, [...bindCallerValues(context.values, caller)] as Knex.RawBinding[])) as unknown;
   return rowsOf(rows).length > 0;
 }
