@@ -31,6 +31,8 @@ export interface ActionRule {
   /** Attribute values forced onto the written entry (create, update); variables bound per request. */
   readonly set: ReadonlyMap<string, unknown> | null;
   readonly fields: FieldRule | null;
+  /** The `where` as written (variables as `$…`), for `content-api permissions`. */
+  readonly whereText?: string;
 }
 
 /** An action granted without conditions. */
@@ -75,9 +77,10 @@ export function parseActionRule(raw: unknown, action: Action, model: Model | nul
   }
   if (!model) return null;
   const where = raw.where === undefined ? null : parseWhere(raw.where, model, registry, [...at, 'where'], fail);
+  const whereText = raw.where === undefined ? {} : { whereText: JSON.stringify(raw.where) };
   const set = raw.set === undefined ? null : parseSet(raw.set, model, [...at, 'set'], fail);
   const fields = raw.fields === undefined ? null : parseFieldRule(raw.fields, model, [...at, 'fields'], fail);
-  return failed ? null : Object.freeze({ where, set, fields });
+  return failed ? null : Object.freeze({ where, set, fields, ...whereText });
 }
 
 /** A filter as `filters` takes it, with `$user.…`, `$claims.…` and `$now` allowed as values. */

@@ -3,7 +3,10 @@
  * prints the statements a request compiles to, with their parameters, without running them.
  */
 import { join } from 'node:path';
-import { CLOSED_API, loadPermissions } from '../access/permissions.js';
+import { CLOSED_API, loadPermissions, type Permissions } from '../access/permissions.js';
+import type { Registry } from '../schema/registry.js';
+import type { Dialect } from '../sql/dialect/dialect.js';
+import type { ReadRequest } from '../read.js';
 import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
@@ -39,11 +42,22 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`no route matches ${url.pathname}\n`);
     return 1;
   }
-  const dialect = values.dialect === 'postgres' ? postgresDialect : sqliteDialect;
+  return explainRequest({ registry, permissions, role: values.role, dialect: values.dialect === 'postgres' ? postgresDialect : sqliteDialect }, route, url.search.slice(1));
+}
+
+/**
+ * Prints the statements of a request of `role`, its rules included (a variable of the caller
+ * shows as `$user.id` among the parameters); an API error is printed, exit 1.
+ */
+export function explainRequest(
+  plan: { registry: Registry; permissions: Permissions; role: string; dialect: Dialect },
+  route: Pick<ReadRequest, 'model' | 'action' | 'id'>,
+  querystring: string,
+): number {
   try {
-    const engine = { registry, permissions, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
-    const root = planRead(engine, { ...route, querystring: url.search.slice(1), role: values.role });
-    for (const { label, ...statement } of explainedStatements(dialect, root)) printStatement(label, statement);
+    const engine = { ...plan, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
+    const root = planRead(engine, { ...route, querystring, role: plan.role });
+    for (const { label, ...statement } of explainedStatements(plan.dialect, root)) printStatement(label, statement);
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
