@@ -12,6 +12,7 @@ import { createTestApi, testDatabases, type TestApi } from '../../plugin/testing
 import { parsePermissions } from '../../plugin/access/permissions.js';
 import { SchemaError } from '../../plugin/schema/problems.js';
 import { repoRoot } from '../support/api.js';
+import { queryGrammar } from '../support/query-grammar.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -194,6 +195,24 @@ for (const database of testDatabases()) {
       expect(response.text).not.to.match(/CANARY|hidden/);
       expect(response.body.data.attributes.tag).to.deep.equal({ data: null });
       expect((await kit.knex('notes').where({ id: id('note', 'b1') }).first()).internal_notes).to.equal('CANARY-moderated');
+    });
+
+    it('shows no role what its rules hide, through random queries of the whole language', async () => {
+      const callers: { name: string; headers: Record<string, string>; hidden: RegExp }[] = [
+        { name: 'public', headers: {}, hidden: /CANARY|hidden/ },
+        { name: 'alice', headers: as('alice'), hidden: /bob-visible|hidden-bob|CANARY-b[12]/ },
+        { name: 'moderator', headers: as('moderator'), hidden: /CANARY-[ab][12]|CANARY-moderated|closed-hidden|CANARY-closed/ },
+        { name: 'reader', headers: { authorization: `Bearer ${READER_TOKEN}` }, hidden: /alice-visible|hidden-alice|CANARY-a[12]/ },
+      ];
+      for (const caller of callers) {
+        const next = queryGrammar(kit.api.registry, 20261126 + caller.name.length);
+        for (let index = 0; index < 150; index += 1) {
+          const path = next();
+          const response = await request.get(path).set(caller.headers);
+          expect(response.status, `${caller.name} ${path}`).to.be.below(500);
+          expect(response.text, `${caller.name} ${path}`).not.to.match(caller.hidden);
+        }
+      }
     });
 
     it('binds $now to the request time, and a token’s claims to $claims', async () => {
