@@ -24,6 +24,7 @@ import type { ExecutionStats } from './sql/execute.js';
 import { loadSchema } from './schema/load.js';
 import type { Registry } from './schema/registry.js';
 import { createExecutor, DEFAULT_TIMEOUT_MS } from './sql/execute.js';
+import { Statistics } from './sql/statistics.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-budget.js';
 import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
@@ -258,6 +259,9 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
+  // The data's figures, for estimates (sql/estimate.ts): gathered beside the first requests, not before them.
+  const statistics = new Statistics(executor, registry);
+  void statistics.gather();
   const planCacheSize = options.planCacheSize ?? 1000;
   let rules = createAccessRules(permissions, planCacheSize);
   const engine: WriteEngine = {
@@ -266,6 +270,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     executor,
     limits: { defaultLimit: options.defaultLimit ?? 25, maxLimit: options.maxLimit ?? 100, withCount: options.withCount ?? true, maxRelationHops: options.maxRelationHops },
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    statistics,
     knex,
     schema: new WriteSchema(registry),
     checker: compileScalarChecker(registry),

@@ -6,12 +6,24 @@
  */
 import type { RootQuery } from './query/tree.js';
 import type { CompiledRequest } from './sql/compile.js';
+import type { Estimate } from './sql/estimate.js';
 
 const MAX_CACHED_SQL_LENGTH = 64 * 1024;
 
 export interface Plan {
   readonly root: RootQuery;
   readonly compiled: CompiledRequest;
+  /** What running the plan costs, estimated and observed (read.ts); filled in as it is learnt. */
+  readonly figures: PlanFigures;
+}
+
+export interface PlanFigures {
+  /** The estimate (sql/estimate.ts); null when the data's figures did not allow one yet. */
+  estimate?: Estimate | null;
+  /** The gathering of the data's figures the estimate was made from (statistics.ts). */
+  generation?: number;
+  /** The body's size when it last ran over the response budget, and when: the plan is refused from it for a while. */
+  overBudget?: { readonly bytes: number; readonly at: number };
 }
 
 export class PlanCache {

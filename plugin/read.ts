@@ -6,6 +6,8 @@ import { grantsFor, type Action, type Grants, type Permissions } from './access/
 import { writtenEntryRule } from './access/action-rules.js';
 import type { CallerValues } from './query/caller-variable.js';
 import { bindCallerValues } from './sql/caller-values.js';
+import { estimateRequest, LIGHT_WORK, type Estimate } from './sql/estimate.js';
+import type { Statistics } from './sql/statistics.js';
 import { authorize } from './access/authorize.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { parseQuery, type QueryLimits } from './query/parse.js';
@@ -26,7 +28,14 @@ export interface ReadEngine {
   readonly limits: QueryLimits;
   /** Largest response body, in bytes; a larger one is a 400 naming the populate to narrow. */
   readonly maxResponseBytes: number;
+  /** The data's figures, for estimating a request before it runs (none: nothing is estimated). */
+  readonly statistics?: Statistics;
 }
+
+/** A body estimated at more than this many times the budget is refused without running. */
+const REFUSE_OVER_BUDGET = 4;
+/** How long a plan that ran over the budget is refused from that run, without running again (ms). */
+const OVER_BUDGET_MEMORY_MS = 60_000;
 
 export interface ReadRequest {
   readonly model: Model;
@@ -82,7 +91,7 @@ function cachedPlan(engine: ReadEngine, request: Omit<ReadRequest, 'action'>, ac
   const cached = request.rules.plans.get(key);
   if (cached) return cached;
   const authorized = root();
-  const plan = { root: authorized, compiled: compileRequest(engine.executor.dialect, authorized) };
+  const plan = { root: authorized, compiled: compileRequest(engine.executor.dialect, authorized), figures: {} };
   request.rules.plans.set(key, plan);
   return plan;
 }
@@ -92,6 +101,26 @@ function planFor(engine: ReadEngine, request: ReadRequest): Plan {
   return cachedPlan(engine, request, request.action, () =>
     planRead({ registry: engine.registry, limits: engine.limits, permissions: request.rules.permissions }, request),
   );
+}
+
+/** The plan's estimate, made once the data's figures are known. */
+function estimateOf(engine: ReadEngine, { root, figures }: Plan): Estimate | null {
+  const statistics = engine.statistics;
+  if (!statistics?.ready) return null;
+  if (figures.estimate === undefined || figures.generation !== statistics.generation) {
+    figures.estimate = estimateRequest(root, statistics);
+    figures.generation = statistics.generation;
+  }
+  return figures.estimate;
+}
+
+/**
+ * The response budget's 400 before running: for a body estimated far over it, or for a list that
+ * ran over it lately. A body near the budget runs, and the budget is checked on what it built.
+ */
+function refuseEarly({ root, figures }: Plan, estimate: Estimate | null, maxBytes: number): void {
+  if (figures.overBudget && Date.now() - figures.overBudget.at < OVER_BUDGET_MEMORY_MS) checkResponseSize(root, figures.overBudget.bytes, maxBytes);
+  if (estimate && estimate.bytes > REFUSE_OVER_BUDGET * maxBytes) checkResponseSize(root, estimate.bytes, maxBytes, true);
 }
 
 /** The statement with this request's id in place of the cached plan's, and the caller's values in place of the rules' variables. */
@@ -131,9 +160,15 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
   return execute(engine, plan, { ...request, action: 'findOne' });
 }
 
-async function execute(engine: ReadEngine, { root, compiled }: Plan, request: ReadRequest): Promise<ReadResult> {
+async function execute(engine: ReadEngine, plan: Plan, request: ReadRequest): Promise<ReadResult> {
+  const { root, compiled, figures } = plan;
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
-  const body = await engine.executor.body(boundStatement(compiled.body, request.id, request.caller), stats, request.deadline, engine.maxResponseBytes);
+  const estimate = estimateOf(engine, plan);
+  refuseEarly(plan, estimate, engine.maxResponseBytes);
+  const light = estimate !== null && estimate.work < LIGHT_WORK;
+  const body = await engine.executor.body(boundStatement(compiled.body, request.id, request.caller), stats, request.deadline, engine.maxResponseBytes, light);
+  // A list's size is the same for the next identical request; an entry's depends on its id.
+  if (body.size > engine.maxResponseBytes && root.action === 'find') figures.overBudget = { bytes: body.size, at: Date.now() };
   try {
     checkResponseSize(root, body.size, engine.maxResponseBytes);
     if (!body.rows && answerShape(root) === 'entry') throw new NotFoundError();

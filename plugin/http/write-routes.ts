@@ -56,6 +56,7 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   // A hook's failure after commit goes where the app's other unexpected failures go.
   const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
   const result = await run({ model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks }, grants);
+  engine.statistics?.written();
   ctx.set('Cache-Control', 'no-store');
   if (Buffer.isBuffer(result)) {
     ctx.type = 'application/json';

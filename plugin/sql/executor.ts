@@ -20,8 +20,12 @@ export interface Executor {
   readonly dialect: Dialect;
   /** The first column of every row. */
   column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
-  /** The response body a body statement builds (compile-body.ts), as bytes; above `maxBytes`, only its size. */
-  body(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number): Promise<BuiltBody>;
+  /**
+   * The response body a body statement builds (compile-body.ts), as bytes; above `maxBytes`, only
+   * its size. `estimatedLight`: the request's estimate says the statement is small, so a shape
+   * never run before is admitted as light (statement-costs.ts).
+   */
+  body(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number, estimatedLight?: boolean): Promise<BuiltBody>;
   /** Settles once the executor can run statements (the read workers have opened the database). */
   ready(): Promise<void>;
   /** Stops the read workers. */

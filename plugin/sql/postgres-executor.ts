@@ -70,8 +70,8 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
    * `run` on the first target that answers, within admission. `shape` is the statement whose cost
    * this run counts for (a wrapped statement counts for the one it wraps).
    */
-  const onATarget = async <T>(shape: string, stats: ExecutionStats, deadline: number, run: (target: Knex, heavy: boolean) => Promise<{ value: T; milliseconds: number }>): Promise<T> => {
-    const heavy = costs.isHeavy(shape);
+  const onATarget = async <T>(shape: string, stats: ExecutionStats, deadline: number, run: (target: Knex, heavy: boolean) => Promise<{ value: T; milliseconds: number }>, estimatedLight = false): Promise<T> => {
+    const heavy = costs.isHeavy(shape, estimatedLight);
     const release = await admission.acquire(deadline, heavy);
     try {
       let lastFailure: unknown = null;
@@ -114,7 +114,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
     dialect: postgresDialect,
     column: async (statement, stats, deadline) =>
       (await onATarget(statement.sql, stats, deadline, (target) => rowsOn(target, statement))).map((row) => row[0]),
-    async body(statement, stats, deadline, maxBytes = Infinity) {
+    async body(statement, stats, deadline, maxBytes = Infinity, estimatedLight = false) {
       const wrapped = withinBudget(statement, maxBytes);
       return onATarget(statement.sql, stats, deadline, async (target, heavy) => {
         if (heavy && bodies) return bodyByWorker(bodies, target, wrapped);
@@ -123,7 +123,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
         const ran = await rowsOn(target, wrapped);
         const [body, size, entries] = ran.value[0] as [string | null, number, number];
         return { value: { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: entries, size }, milliseconds: ran.milliseconds };
-      });
+      }, estimatedLight);
     },
     ready: async () => undefined,
     close: async () => {

@@ -31,8 +31,8 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   const admission = queueFor(pool.size, pool.size - 1, options);
   const costs = new StatementCosts();
   /** One statement for one worker (heavy or light by its shape's recent runs), counted with its time. */
-  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: (heavy: boolean) => Promise<PooledResult<T>>): Promise<T> => {
-    const heavy = costs.isHeavy(statement.sql);
+  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: (heavy: boolean) => Promise<PooledResult<T>>, estimatedLight = false): Promise<T> => {
+    const heavy = costs.isHeavy(statement.sql, estimatedLight);
     const release = await admission.acquire(deadline, heavy);
     try {
       const { value, milliseconds } = await work(heavy);
@@ -48,7 +48,8 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   return {
     dialect: sqliteDialect,
     column: (statement, stats, deadline) => run(statement, stats, deadline, (heavy) => pool.column(statement.sql, statement.values, deadline, heavy)),
-    body: (statement, stats, deadline, maxBytes = Infinity) => run(statement, stats, deadline, (heavy) => pool.body(statement.sql, statement.values, deadline, maxBytes, heavy)),
+    body: (statement, stats, deadline, maxBytes = Infinity, estimatedLight = false) =>
+      run(statement, stats, deadline, (heavy) => pool.body(statement.sql, statement.values, deadline, maxBytes, heavy), estimatedLight),
     ready: () => pool.ready,
     close: () => pool.close(),
   };

@@ -6,8 +6,9 @@
  * A shape's cost is the fastest of its recent runs: when the machine is busy every statement takes
  * longer than it costs, and a light statement slowed down by its neighbours must not be taken for
  * a heavy one (it would then queue behind the very statements that slowed it). A shape never seen
- * is taken for heavy until it has run once: a stranger cannot get a new expensive shape into the
- * light lane by writing it differently.
+ * is taken for heavy until it has run once, unless its estimate (estimate.ts, from the data's
+ * figures) says it is small: a stranger cannot get a new expensive shape into the light lane by
+ * writing it differently, and a light request of a new shape does not wait behind heavy ones.
  */
 
 /** A statement whose recent runs all took longer than this (ms) is heavy. */
@@ -22,9 +23,9 @@ const MAX_SHAPES = 5000;
 export class StatementCosts {
   private readonly runs = new Map<string, number[]>();
 
-  isHeavy(sql: string): boolean {
+  isHeavy(sql: string, estimatedLight = false): boolean {
     const recent = this.runs.get(sql);
-    return recent === undefined || Math.min(...recent) > HEAVY_STATEMENT_MS;
+    return recent === undefined ? !estimatedLight : Math.min(...recent) > HEAVY_STATEMENT_MS;
   }
 
   record(sql: string, milliseconds: number): void {
