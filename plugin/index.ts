@@ -260,7 +260,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     throw error;
   }
   // The data's figures, for estimates (sql/estimate.ts): gathered beside the first requests, not before them.
-  const statistics = new Statistics(executor, registry);
+  const statistics = new Statistics(knex, executor.dialect, registry);
   void statistics.gather();
   const planCacheSize = options.planCacheSize ?? 1000;
   let rules = createAccessRules(permissions, planCacheSize);

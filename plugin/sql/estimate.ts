@@ -105,13 +105,13 @@ function nodeCost(owner: Model, node: PopulateNode, rows: number, owners: number
     case 'dynamiczone': {
       const links = owner.componentJoinTable ? statistics.componentLinks(owner.componentJoinTable, node.attribute.name) : 0;
       if (node.count) return { entries: 0, bytes: wrapper };
-      // The zone's entries are shared among its component types: each part is costed as if it held them all.
-      const share = windowed(perOwner(links), true);
+      // The zone's entries are taken to be shared evenly among its component types.
+      const share = windowed(perOwner(links), true) / Math.max(1, node.parts.length);
       let built: Built = { entries: 0, bytes: wrapper };
       for (const part of node.parts) {
         const cost = selectionCost(part.component, part.selection, rows * share, statistics);
         if (!cost) return null;
-        built = { entries: Math.max(built.entries, cost.entries), bytes: Math.max(built.bytes, cost.bytes + wrapper) };
+        built = { entries: built.entries + cost.entries, bytes: built.bytes + cost.bytes };
       }
       return built;
     }

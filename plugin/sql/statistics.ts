@@ -1,20 +1,21 @@
 /**
  * What the data looks like, for estimating a statement before it runs (estimate.ts): rows per
  * table, link rows per component field and per media field, and the average length of each text
- * and json column. Gathered by the executor like any read (in a read worker on SQLite, under the
- * admission queue and a deadline), after start and again once enough writes have gone by, never
- * on a request's path: until the first gathering completes, nothing is estimated and requests run
- * as they did without.
+ * and json column. Read cheaply enough to run beside requests: a table's rows are its largest id
+ * (an index lookup; ids freed by deletes count, so it errs high), lengths and the share of each
+ * field among link rows come from a sample of the newest rows. Gathered after start and again once
+ * enough writes have gone by; until the first gathering completes, nothing is estimated.
  */
+import type { Knex } from 'knex';
 import { MORPH_TABLE, type Model, type Registry } from '../schema/registry.js';
-import type { Executor } from './executor.js';
-import { literal, quoteIdentifier as q } from './dialect/dialect.js';
+import type { Dialect } from './dialect/dialect.js';
+import { quoteIdentifier as q } from './dialect/dialect.js';
 
 /** Types whose JSON length varies with the row: their average is measured, others are fixed. */
 const MEASURED_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'json', 'password']);
 
-/** How long gathering may take (ms); it runs beside the requests, as a heavy statement. */
-const GATHER_DEADLINE_MS = 60_000;
+/** Rows sampled per table for lengths, and per link table for the shares of its fields. */
+const SAMPLE_ROWS = 500;
 
 /** Writes after which the figures are gathered again. */
 const REFRESH_AFTER_WRITES = 500;
@@ -37,7 +38,8 @@ export class Statistics {
   generation = 0;
 
   constructor(
-    private readonly executor: Executor,
+    private readonly knex: Knex,
+    private readonly dialect: Dialect,
     private readonly registry: Registry,
   ) {}
 
@@ -107,47 +109,37 @@ export class Statistics {
   }
 
   private async measureTable(model: Model): Promise<TableFigures> {
-    const { dialect } = this.executor;
-    const measured = [...model.attributes.values()].filter((attribute) => attribute.kind === 'scalar' && MEASURED_TYPES.has(attribute.type));
-    const pairs: [string, string][] = [['rows', 'count(*)']];
-    for (const attribute of measured) {
-      if (attribute.kind !== 'scalar') continue;
-      pairs.push([attribute.column, `coalesce(avg(length(${dialect.text(q(attribute.column), attribute.type)})), 0)`]);
-    }
-    const figures = parsed(await this.single(`SELECT ${dialect.jsonText(dialect.object(pairs))} FROM ${q(model.tableName)}`)) as Record<string, number>;
+    const measured = [...model.attributes.values()].flatMap((attribute) => (attribute.kind === 'scalar' && MEASURED_TYPES.has(attribute.type) ? [attribute] : []));
+    const rows = await this.count(model.tableName);
     const lengths = new Map<string, number>();
-    for (const [column, length] of Object.entries(figures)) if (column !== 'rows') lengths.set(column, Number(length));
-    return { rows: Number(figures.rows), lengths };
+    if (!measured.length || !rows) return { rows, lengths };
+    const averages = measured.map((attribute, index) => `avg(length(${this.dialect.text(`s.${q(attribute.column)}`, attribute.type)})) AS "l${index}"`);
+    const sample = `SELECT ${measured.map((attribute) => q(attribute.column)).join(', ')} FROM ${q(model.tableName)} ORDER BY "id" DESC LIMIT ${SAMPLE_ROWS}`;
+    const [figures] = await this.rows(`SELECT ${averages.join(', ')} FROM (${sample}) s`);
+    measured.forEach((attribute, index) => lengths.set(attribute.column, Number(figures?.[`l${index}`] ?? 0)));
+    return { rows, lengths };
   }
 
+  /** The table's largest id: its rows, counting those deleted since (an index lookup, not a scan). */
   private async count(table: string): Promise<number> {
-    return Number(await this.single(`SELECT count(*) FROM ${q(table)}`));
+    const [row] = await this.rows(`SELECT max("id") AS "rows" FROM ${q(table)}`);
+    return Number(row?.rows ?? 0);
   }
 
-  /** Rows per value of `columns`, keyed by the values joined with `|`. */
+  /** Rows per value of `columns` (keyed by the values joined with `|`), in the proportions of the newest rows. */
   private async grouped(table: string, columns: readonly string[]): Promise<Map<string, number>> {
-    const { dialect } = this.executor;
-    const key = columns.map((column) => `coalesce(${q(column)}, '')`).join(` || ${literal('|')} || `);
-    const rows = await this.executor.column(
-      { sql: `SELECT ${dialect.jsonText(dialect.object([['key', key], ['rows', 'count(*)']]))} FROM ${q(table)} GROUP BY ${columns.map(q).join(', ')}`, values: [] },
-      { statements: 0, milliseconds: 0 },
-      Date.now() + GATHER_DEADLINE_MS,
-    );
+    const total = await this.count(table);
     const counts = new Map<string, number>();
-    for (const row of rows) {
-      const { key: value, rows: count } = parsed(row) as { key: string; rows: number };
-      counts.set(value, Number(count));
-    }
+    if (!total) return counts;
+    const names = columns.map((column) => q(column)).join(', ');
+    const sampled = await this.rows(`SELECT ${names}, count(*) AS "rows" FROM (SELECT ${names} FROM ${q(table)} ORDER BY "id" DESC LIMIT ${SAMPLE_ROWS}) s GROUP BY ${names}`);
+    const sampleSize = sampled.reduce((sum, row) => sum + Number(row.rows), 0);
+    for (const row of sampled) counts.set(columns.map((column) => String(row[column] ?? '')).join('|'), (Number(row.rows) / sampleSize) * total);
     return counts;
   }
 
-  private async single(sql: string): Promise<unknown> {
-    const [value] = await this.executor.column({ sql, values: [] }, { statements: 0, milliseconds: 0 }, Date.now() + GATHER_DEADLINE_MS);
-    return value;
+  private async rows(sql: string): Promise<Record<string, unknown>[]> {
+    const result = (await this.knex.raw(sql)) as unknown;
+    return (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
   }
-}
-
-/** A JSON value as the executor hands it over: bytes on SQLite (Dialect.jsonText), text on PostgreSQL. */
-function parsed(value: unknown): unknown {
-  return JSON.parse(typeof value === 'string' ? value : Buffer.from(value as Uint8Array).toString('utf8'));
 }
