@@ -1,0 +1,74 @@
+/**
+ * End users as Strapi's users-permissions plugin serves them: a login checks the password
+ * (bcrypt, constant-time) and issues a token; a token presented later is verified and resolves
+ * its user, refused when blocked (or unconfirmed, with email confirmation on) with the words
+ * Strapi uses. Knows nothing of Koa: http/ and auth/routes.ts feed it.
+ */
+import bcrypt from 'bcryptjs';
+import { ApplicationError, UnauthorizedError, ValidationError } from '../errors.js';
+import type { Caller } from '../access/role.js';
+import { signUserToken, verifyToken } from './jwt.js';
+import { permissionsRoleOf, type UsersConfig } from './options.js';
+import type { StoredUser, UserStore } from './user-store.js';
+
+/** A hash of a password nobody has: compared when no user matches, so both answers take as long. */
+const DECOY_HASH = bcrypt.hashSync('no user has this password', 10);
+
+export interface LoginAnswer {
+  readonly jwt: string;
+  readonly user: Readonly<Record<string, unknown>>;
+}
+
+export class EndUsers {
+  constructor(
+    readonly config: UsersConfig,
+    readonly store: UserStore,
+    private readonly now: () => number,
+  ) {}
+
+  /** `POST /auth/local`, after the body's checks: Strapi's checks in Strapi's order. */
+  async login(identifier: string, password: string): Promise<LoginAnswer> {
+    const user = await this.store.findByIdentifier(identifier);
+    const matches = await bcrypt.compare(password, user?.passwordHash ?? DECOY_HASH);
+    if (!user || !user.passwordHash || !matches) throw new ValidationError('Invalid identifier or password');
+    if (this.config.emailConfirmation && !user.confirmed) throw new ApplicationError('Your account email is not confirmed');
+    if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
+    return this.answerFor(user);
+  }
+
+  /** `{ jwt, user }` for a user who may log in. */
+  answerFor(user: StoredUser): LoginAnswer {
+    return { jwt: signUserToken(user.id, this.config.jwtSecret, this.config.lifetimeSeconds, this.now()), user: user.publicFields };
+  }
+
+  /**
+   * The user of a login token and its claims. A token that does not verify, or carries no `id`, is
+   * `Missing or invalid credentials`; one whose user is gone, blocked or (with email confirmation)
+   * unconfirmed is `Invalid credentials`: both 401s, as Strapi answers them.
+   */
+  async userOfToken(token: string): Promise<{ user: StoredUser; claims: Readonly<Record<string, unknown>> }> {
+    const claims = verifyToken(token, this.config.jwtSecret, this.now());
+    const id = claims?.id;
+    if (!claims || id === undefined) throw new UnauthorizedError();
+    const user = typeof id === 'number' || typeof id === 'string' ? await this.findById(id) : null;
+    if (!user || user.blocked || (this.config.emailConfirmation && !user.confirmed)) throw new UnauthorizedError('Invalid credentials');
+    return { user, claims: Object.freeze({ ...claims }) };
+  }
+
+  /** The caller of a bearer value shaped like a JWT: its user's role (mapped to permissions.yaml), its public fields and role, its claims. */
+  async callerOf(token: string): Promise<Caller> {
+    const { user, claims } = await this.userOfToken(token);
+    return {
+      role: permissionsRoleOf(this.config, user.roleType),
+      identified: true,
+      user: Object.freeze({ ...user.publicFields, role: user.role }),
+      claims,
+    };
+  }
+
+  /** A user by the `id` of a token: a number, or the digits of one (Strapi's database lookup casts them). */
+  private findById(id: number | string): Promise<StoredUser | null> {
+    const value = typeof id === 'number' ? id : /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+    return Number.isSafeInteger(value) ? this.store.findById(value) : Promise.resolve(null);
+  }
+}
