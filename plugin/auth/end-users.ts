@@ -5,10 +5,11 @@
  * Strapi uses. Knows nothing of Koa: http/ and auth/routes.ts feed it.
  */
 import bcrypt from 'bcryptjs';
-import { ApplicationError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ApplicationError, RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Caller } from '../access/role.js';
 import { signUserToken, verifyToken } from './jwt.js';
 import { permissionsRoleOf, type UsersConfig } from './options.js';
+import { AttemptCounter } from './rate-limit.js';
 import type { StoredUser, UserStore } from './user-store.js';
 
 /** A hash of a password nobody has: compared when no user matches, so both answers take as long. */
@@ -20,17 +21,31 @@ export interface LoginAnswer {
 }
 
 export class EndUsers {
+  /** Failed logins per account (or per identifier that names none), from any address. */
+  private readonly failures: AttemptCounter | null;
+
   constructor(
     readonly config: UsersConfig,
     readonly store: UserStore,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.failures = config.rateLimit && new AttemptCounter(config.rateLimit);
+  }
 
-  /** `POST /auth/local`, after the body's checks: Strapi's checks in Strapi's order. */
+  /**
+   * `POST /auth/local`, after the body's checks: Strapi's checks in Strapi's order. An account with
+   * too many failed logins lately is refused before its password is compared, whichever of its
+   * username or email names it; only failures count, so its owner's logins never lock it.
+   */
   async login(identifier: string, password: string): Promise<LoginAnswer> {
     const user = await this.store.findByIdentifier(identifier);
+    const key = user ? `#${user.id}` : identifier.toLowerCase();
+    if (this.failures?.exceeded(key, this.now())) throw new RateLimitError(this.failures.retryAfter(key, this.now()));
     const matches = await bcrypt.compare(password, user?.passwordHash ?? DECOY_HASH);
-    if (!user || !user.passwordHash || !matches) throw new ValidationError('Invalid identifier or password');
+    if (!user || !user.passwordHash || !matches) {
+      this.failures?.hit(key, this.now());
+      throw new ValidationError('Invalid identifier or password');
+    }
     if (this.config.emailConfirmation && !user.confirmed) throw new ApplicationError('Your account email is not confirmed');
     if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
     return this.answerFor(user);

@@ -7,7 +7,7 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { readLoginTokens } from '../access/role.js';
-import { ForbiddenError, RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ForbiddenError, RateLimitError, UnauthorizedError } from '../errors.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { WriteEngine } from '../write/write.js';
 import { bodyObject, parseLoginBody } from './body.js';
@@ -22,11 +22,6 @@ export interface UserRouteOptions {
   readonly timeout: number;
 }
 
-/** Attempts per address and path (every attempt, as Strapi counts) and failed logins per identifier. */
-interface Limits {
-  readonly byAddress: AttemptCounter;
-  readonly byIdentifier: AttemptCounter;
-}
 
 function bearerOf(ctx: Context): string | null {
   const match = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
@@ -39,19 +34,17 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
     return next();
   });
   const rate = users.config.rateLimit;
-  const limits: Limits | null = rate && { byAddress: new AttemptCounter(rate), byIdentifier: new AttemptCounter(rate) };
+  // Every attempt per address and route, as Strapi counts them (failed logins per account: EndUsers).
+  const limits = rate && new AttemptCounter(rate);
   const now = () => engine.now();
 
   router.post('/auth/local', async (ctx) => {
     if (limits) countAddress(ctx, limits, now());
     const { identifier, password } = parseLoginBody(await readJsonBody(ctx, options.maxBodyBytes));
-    const identifierKey = identifier.toLowerCase();
-    if (limits?.byIdentifier.exceeded(identifierKey, now())) refuse(ctx, limits.byIdentifier, identifierKey, now());
     try {
       answer(ctx, await users.login(identifier, password));
     } catch (error) {
-      // Only wrong passwords count against the account: its owner's own logins never lock it.
-      if (limits && error instanceof ValidationError) limits.byIdentifier.hit(identifierKey, now());
+      if (error instanceof RateLimitError) ctx.set('Retry-After', String(error.retryAfter));
       throw error;
     }
   });
@@ -76,12 +69,9 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
   });
 }
 
-function countAddress(ctx: Context, limits: Limits, now: number): void {
+function countAddress(ctx: Context, counter: AttemptCounter, now: number): void {
   const key = `${ctx.path.toLowerCase()} ${ctx.ip}`;
-  if (!limits.byAddress.hit(key, now)) refuse(ctx, limits.byAddress, key, now);
-}
-
-function refuse(ctx: Context, counter: AttemptCounter, key: string, now: number): never {
+  if (counter.hit(key, now)) return;
   ctx.set('Retry-After', String(counter.retryAfter(key, now)));
   throw new RateLimitError(counter.retryAfter(key, now));
 }
