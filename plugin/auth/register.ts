@@ -33,8 +33,8 @@ export async function registerUser(engine: WriteEngine, users: EndUsers, body: R
   const { email, username } = parseRegisterBody(values);
   const roleId = await users.store.roleIdOfType(settings.defaultRole);
   if (roleId === null) throw new ApplicationError('Impossible to find the default role');
-  // Strapi compares both ways round: an email used as a username is taken too.
-  if ((await users.store.countConflicts([email.toLowerCase(), username], null)) > 0) throw new ApplicationError('Email or Username are already taken');
+  // Strapi compares both ways round (an email used as a username is taken too), across providers with unique_email on, its default.
+  if ((await users.store.countConflicts([email.toLowerCase(), username])) > 0) throw new ApplicationError('Email or Username are already taken');
   const model = users.store.userModel;
   const data = { ...values, email: email.toLowerCase(), provider: 'local', confirmed: !users.config.emailConfirmation, role: roleId };
   const problems: DataProblem[] = [];

@@ -79,11 +79,11 @@ export class UserStore {
     return this.findOne((query) => query.where('u.id', id));
   }
 
-  /** How many users have one of `emails` as email or one of `usernames` as username (register's conflict check). */
-  async countConflicts(values: readonly string[], provider: string | null): Promise<number> {
-    const query = this.knex(this.model.tableName).count({ count: '*' });
-    query.where((either) => either.whereIn(this.column('email'), values).orWhereIn(this.column('username'), values));
-    if (provider !== null) query.andWhere(this.column('provider'), provider);
+  /** How many users, of any provider, have one of `values` as email or as username (register's conflict check). */
+  async countConflicts(values: readonly string[]): Promise<number> {
+    const query = this.knex(this.model.tableName)
+      .count({ count: '*' })
+      .where((either) => either.whereIn(this.column('email'), values).orWhereIn(this.column('username'), values));
     const [row] = (await query) as { count: number | string | bigint }[];
     return Number(row.count);
   }
