@@ -128,6 +128,28 @@ for (const { client, name } of testDatabaseKinds()) {
       expect(stored.reset_password_token, 'a register body cannot set it').to.equal(null);
     });
 
+    it('takes as long to refuse an unknown identifier as a wrong password (a bcrypt comparison either way)', async () => {
+      const unlimited = await serveUsers(fixture, usersOption(OPEN, { rateLimit: false }));
+      try {
+        const timed = async (identifier: string) => {
+          const times: number[] = [];
+          for (let attempt = 0; attempt < 3; attempt += 1) {
+            const start = performance.now();
+            const response = await unlimited.request.post('/api/auth/local').send({ identifier, password: 'wrong-password' });
+            times.push(performance.now() - start);
+            expect(response.status).to.equal(400);
+          }
+          return times.sort((a, b) => a - b)[1]!;
+        };
+        const unknown = await timed('nobody-at-all');
+        const wrong = await timed('user05');
+        // Without the decoy comparison an unknown identifier is answered 50 times faster; noise is far below that.
+        expect(unknown / wrong, `${unknown.toFixed(1)} ms against ${wrong.toFixed(1)} ms`).to.be.above(0.4);
+      } finally {
+        await unlimited.close();
+      }
+    });
+
     it('gives a registered user the configured default role', async () => {
       const staffApi = await serveUsers(fixture, usersOption(OPEN, { register: { defaultRole: 'editor' }, roles: { editor: 'staff' } }));
       try {
