@@ -42,7 +42,8 @@ export class EndUsers {
    * username or email names it; only failures count, so its owner's logins never lock it.
    */
   async login(identifier: string, password: string): Promise<LoginAnswer> {
-    const user = await this.store.findByIdentifier(identifier);
+    // No stored name holds a NUL, and PostgreSQL refuses one in a text parameter.
+    const user = identifier.includes('\u0000') ? null : await this.store.findByIdentifier(identifier);
     const key = user ? `#${user.id}` : identifier.toLowerCase();
     if (this.failures?.exceeded(key, this.now())) throw new RateLimitError(this.failures.retryAfter(key, this.now()));
     const matches = await bcrypt.compare(password, user?.passwordHash ?? DECOY_HASH);

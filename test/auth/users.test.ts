@@ -150,6 +150,15 @@ for (const { client, name } of testDatabaseKinds()) {
       }
     });
 
+    it('answers a NUL character in an identifier or a register field with a 400, on every engine', async () => {
+      const login = await api.request.post('/api/auth/local').set('X-Forwarded-For', '10.8.0.11').send({ identifier: 'user\u000001', password: 'Password-1!' });
+      expect(login.status).to.equal(400);
+      expect(login.body.error.message).to.equal('Invalid identifier or password');
+      const register = await api.request.post('/api/auth/local/register').set('X-Forwarded-For', '10.8.0.12').send({ username: 'nul\u0000user', email: 'nul@example.com', password: 'Password-n!' });
+      expect(register.status).to.equal(400);
+      expect(register.body.error.details.errors).to.deep.equal([{ path: ['username'], message: 'username must not contain the NUL character', name: 'ValidationError' }]);
+    });
+
     it('gives a registered user the configured default role', async () => {
       const staffApi = await serveUsers(fixture, usersOption(OPEN, { register: { defaultRole: 'editor' }, roles: { editor: 'staff' } }));
       try {
