@@ -12,7 +12,8 @@ export type ErrorName =
   | 'ForbiddenError'
   | 'NotFoundError'
   | 'InternalServerError'
-  | 'ServiceUnavailableError';
+  | 'ServiceUnavailableError'
+  | 'RateLimitError';
 
 const STATUS: Record<ErrorName, number> = {
   ValidationError: 400,
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorName, number> = {
   NotFoundError: 404,
   InternalServerError: 500,
   ServiceUnavailableError: 503,
+  RateLimitError: 429,
 };
 
 export class ApiError extends Error {
@@ -116,6 +118,16 @@ export class ServiceUnavailableError extends ApiError {
 
   constructor(message = 'Service Unavailable', retryAfter: number | null = null) {
     super('ServiceUnavailableError', message);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** Too many login or register attempts (Strapi's users-permissions limiter); `retryAfter` in seconds. */
+export class RateLimitError extends ApiError {
+  readonly retryAfter: number;
+
+  constructor(retryAfter: number) {
+    super('RateLimitError', 'Too many requests, please try again later.');
     this.retryAfter = retryAfter;
   }
 }

@@ -37,12 +37,16 @@ import { compileScalarChecker } from './write/scalar-values.js';
 import type { WriteEngine } from './write/write.js';
 import { Lifecycles, loadLifecycleModules, type LifecycleHooks, type LifecycleOption } from './write/lifecycles.js';
 import type { EventEmitter } from 'node:events';
+import { EndUsers } from './auth/end-users.js';
+import { usersConfig, type UsersOptions } from './auth/options.js';
+import { UserStore } from './auth/user-store.js';
 
 export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
 export { SchemaError, type SchemaProblem } from './schema/problems.js';
 export type { Registry, Model, Attribute } from './schema/registry.js';
 export type { RoleResolver } from './access/role.js';
+export type { UsersOptions, UsersRegisterOptions } from './auth/options.js';
 export { generateOpenApi, type OpenApiOptions } from './openapi/document.js';
 export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
@@ -158,6 +162,13 @@ export interface ContentApiOptions {
    * after those of `'*'` and before these.
    */
   lifecycles?: LifecycleOption;
+  /**
+   * End users who log in, as Strapi's users-permissions plugin serves them (docs/users.md):
+   * `POST <prefix>/auth/local`, `POST <prefix>/auth/local/register` (when `register` is on),
+   * `GET <prefix>/users/me`, and their login tokens (`Authorization: Bearer <jwt>`) read as their
+   * role on every route. Off by default.
+   */
+  users?: UsersOptions;
 }
 
 export interface ContentApi {
@@ -208,6 +219,8 @@ async function loadStartPermissions(file: string, registry: Registry, allowMissi
 /** Loads the schema and permissions, syncs the database when asked, and builds the routes. */
 export async function contentApi(options: ContentApiOptions): Promise<ContentApi> {
   const root = options.root ?? '.';
+  // Checked before anything is opened: a bad users option has nothing to clean up.
+  const users = options.users ? usersConfig(options.users) : null;
   const ownsDatabase = typeof options.database === 'string';
   // With sync off, a SQLite file that does not exist is a mistake, not a database to create empty.
   const knex =
@@ -218,10 +231,12 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   let permissions: Permissions;
   let cacheControl: CacheControlPolicy;
   let lifecycleModules: Map<string, LifecycleHooks>;
+  let userStore: UserStore | null = null;
   try {
     await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
     registry = await loadSchema(root, { defaultLocale });
+    if (users) userStore = new UserStore(knex, registry);
     cacheControl = cacheControlPolicy(options.cacheControl, registry);
     lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
@@ -304,6 +319,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     cacheControl,
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    users: users && userStore ? new EndUsers(users, userStore, engine.now) : undefined,
     reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
   });
   const routes = router.routes() as unknown as Middleware;

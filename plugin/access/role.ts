@@ -1,7 +1,9 @@
 /**
- * Who is asking: an API token (`Authorization: Bearer …`), else the role the host app resolved
- * (`resolveRole(ctx)` or `ctx.state.user.role`), else `public`. A bearer value that is not a
- * valid token is a 401; other authorization schemes are left to the host and read as anonymous.
+ * Who is asking: an end user's login token or an API token (`Authorization: Bearer …`), else the
+ * role the host app resolved (`resolveRole(ctx)` or `ctx.state.user.role`), else `public`. A
+ * bearer value that is neither is a 401; other authorization schemes are left to the host and
+ * read as anonymous. Login tokens are read only where the `users` option put its reader on the
+ * request (auth/routes.ts).
  */
 import type { Context } from 'koa';
 import { UnauthorizedError } from '../errors.js';
@@ -30,10 +32,22 @@ export interface Caller {
 
 const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/** The caller of a login token, or null when the value is not one (it may be an API token). */
+export type LoginTokenReader = (token: string) => Promise<Caller | null>;
+
+const loginTokenReaders = new WeakMap<Context, LoginTokenReader>();
+
+/** Lets `resolveCaller` accept the end users' login tokens on this request (the `users` option). */
+export function readLoginTokens(ctx: Context, reader: LoginTokenReader): void {
+  loginTokenReaders.set(ctx, reader);
+}
+
 export async function resolveCaller(ctx: Context, tokens: TokenVerifier, resolver: RoleResolver | undefined, now: number): Promise<Caller> {
   const header = ctx.get('authorization');
   const bearer = /^Bearer\s+(.+)$/i.exec(header);
   if (bearer) {
+    const endUser = await loginTokenReaders.get(ctx)?.(bearer[1].trim());
+    if (endUser) return endUser;
     const record = tokens.verify(bearer[1].trim(), now);
     if (!record) throw new UnauthorizedError();
     return { role: record.role, identified: true, user: null, claims: record.claims ?? NO_CLAIMS };

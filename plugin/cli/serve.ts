@@ -1,7 +1,8 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
  * [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS]
- * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]… [--allow-missing-permissions]`:
+ * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]… [--allow-missing-permissions]
+ * [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]`:
  * a Koa server with the API at /api, /_health and /_ready.
  * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
@@ -12,7 +13,8 @@
  * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
  * processes behind the port (default: one per core; cluster.ts); `--replica` (repeatable) names a
  * PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
- * `--allow-missing-permissions` says the API is meant to be closed. HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
+ * `--allow-missing-permissions` says the API is meant to be closed. `--users` serves end users
+ * who log in (users-flags.ts; JWT_SECRET signs their tokens). HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
  * defaults of their flags.
  */
 import { availableParallelism } from 'node:os';
@@ -26,6 +28,7 @@ import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA
 import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
+import { USERS_FLAGS, USERS_FLAGS_HELP, usersFromFlags } from './users-flags.js';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -45,10 +48,11 @@ const OPTIONS = {
   workers: { type: 'string', ...(process.env.WORKERS ? { default: process.env.WORKERS } : {}) },
   replica: { type: 'string', multiple: true },
   'allow-missing-permissions': { type: 'boolean', default: false },
+  ...USERS_FLAGS,
 } as const;
 
 const USAGE = commandHelp(
-  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions]',
+  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]',
   OPTIONS,
   {
     ...SCHEMA_AND_DATABASE_HELP,
@@ -68,6 +72,7 @@ const USAGE = commandHelp(
     workers: ['N', 'processes serving the port (default $WORKERS, else one per core)'],
     replica: ['URL', 'a PostgreSQL read replica; repeatable'],
     'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
+    ...USERS_FLAGS_HELP,
   },
 );
 
@@ -128,6 +133,7 @@ export async function run(args: string[]): Promise<number> {
     logger: logOutput ? pino({ base: null }, logOutput) : false,
     replicas: values.replica,
     allowMissingPermissions: values['allow-missing-permissions'],
+    users: usersFromFlags(values, USAGE),
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
   if (inWorker) {

@@ -20,7 +20,11 @@ export function openApiHandler(engine: ReadEngine, options: RouterOptions) {
     if (!byRole) documents.set(current, (byRole = new Map()));
     let document = byRole.get(role);
     if (document === undefined) {
-      document = JSON.stringify(generateOpenApi(engine.registry, grantsFor(current, role), { prefix: options.prefix, maxLimit: options.maxLimit }));
+      document = JSON.stringify(generateOpenApi(engine.registry, grantsFor(current, role), {
+        prefix: options.prefix,
+        maxLimit: options.maxLimit,
+        users: options.users && { register: options.users.config.register !== null },
+      }));
       byRole.set(role, document);
     }
     ctx.type = 'application/json';

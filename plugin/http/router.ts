@@ -19,6 +19,8 @@ import { addExplorerRoutes } from './explorer-routes.js';
 import { addWriteRoutes } from './write-routes.js';
 import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
+import { addUserRoutes } from '../auth/routes.js';
+import type { EndUsers } from '../auth/end-users.js';
 
 export interface RouterOptions {
   /** Where a lifecycle hook's or event listener's failure after commit goes (default: the app's 'error' event). */
@@ -41,6 +43,8 @@ export interface RouterOptions {
   readonly recordStats?: (ctx: Context, stats: ExecutionStats) => void;
   /** Largest write body in bytes: a larger one is a 413. */
   readonly maxBodyBytes: number;
+  /** End users who log in (the `users` option): their routes, and their login tokens on every route. */
+  readonly users?: EndUsers;
 }
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
@@ -49,6 +53,8 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
   // Outside conditionalGet: a body is paced once its ETag is set and its 304 decided.
   router.use(pacedBody);
   router.use(conditionalGet);
+  // First: its middleware reads login tokens for every route after it, and /users/me is not /users/:id.
+  if (options.users) addUserRoutes(router, engine, options.users, options);
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
   for (const [route, model] of engine.registry.routes) {

@@ -13,6 +13,7 @@ import { fields, filters, ID_PARAMETER, localeAndPublication, pagination, popula
 import { FILTER_OPERATORS_SCHEMA, modelQuerySchemas } from './query-schemas.js';
 import { envelopeSchemas, ERROR_SCHEMA, localizationSchema, modelResponseSchemas, VALIDATION_ERROR_SCHEMA } from './response-schemas.js';
 import { writeOperations } from './write-operations.js';
+import { LOGIN_TOKEN_SCHEME, USER_SCHEMA_NAMES, userOperations } from './user-operations.js';
 
 export interface OpenApiOptions {
   /** Route prefix (default `/api`). */
@@ -21,13 +22,15 @@ export interface OpenApiOptions {
   readonly maxLimit?: number;
   readonly title?: string;
   readonly version?: string;
+  /** The end-user routes the API serves (the `users` option): login and /users/me, and registration when `register`. */
+  readonly users?: { readonly register: boolean };
 }
 
 /**
  * Names the document declares itself, which model schemas must not take. The write schemas'
  * names are reserved for every role, so that a type's name does not depend on what the role may do.
  */
-const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES]);
+const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES, ...USER_SCHEMA_NAMES]);
 
 export function generateOpenApi(registry: Registry, grants: Grants, options: OpenApiOptions = {}): Record<string, unknown> {
   const scope: SchemaScope = { registry, grants, names: modelTypeNames(registry, RESERVED) };
@@ -48,15 +51,17 @@ export function generateOpenApi(registry: Registry, grants: Grants, options: Ope
     if (list || one || Object.keys(writes).length) routed.push(model);
     if (Object.keys(writes).length) written.push(model);
   }
+  const users = options.users ? userOperations(registry, prefix, options.users.register) : null;
+  if (users) Object.assign(paths, users.paths);
   return {
     openapi: '3.1.0',
     info: { title: options.title ?? 'Content API', version: options.version ?? '1.0.0', description: `The content API as the role "${grants.role}" may call it.` },
     paths,
     components: {
-      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written) },
-      securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'An API token of permissions.yaml' } },
+      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written), ...users?.schemas },
+      securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'An API token of permissions.yaml' }, ...(users ? { loginToken: LOGIN_TOKEN_SCHEME } : {}) },
     },
-    security: [{}, { apiToken: [] }],
+    security: [{}, { apiToken: [] }, ...(users ? [{ loginToken: [] }] : [])],
   };
 }
 

@@ -135,7 +135,8 @@ function attributeSchema(scope: SchemaScope, model: Model, attribute: Attribute)
   }
 }
 
-function scalarSchema(model: Model, attribute: ScalarAttribute): JsonSchema {
+/** A scalar attribute's value in an answer, null included where the attribute may hold none. */
+export function scalarSchema(model: Model, attribute: ScalarAttribute): JsonSchema {
   const schema = scalarValueSchema(attribute);
   if (scalarNeverNull(model, attribute) || attribute.type === 'json') return schema;
   if (schema.enum) return { ...schema, enum: [...(schema.enum as unknown[]), null] };

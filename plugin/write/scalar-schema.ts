@@ -25,7 +25,7 @@ import {
 export const UID_TEXT = '^[A-Za-z0-9-_.~]*$';
 
 /** An address with a local part, `@`, and a domain of at least two labels (`a@b` is refused). */
-const EMAIL =
+export const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 const INT32: readonly [number, number] = [-2147483648, 2147483647];

@@ -1,0 +1,134 @@
+/**
+ * End users in the users-permissions tables (`up_users`, its role through `up_users_role_links`,
+ * `up_roles`): found by login identifier or by id in one statement each, with the role's type.
+ * The stored values come back as the models hold them (storage/model-values.ts); only the public
+ * fields ever leave this file with the user, never the password or the reset tokens.
+ */
+import type { Knex } from 'knex';
+import type { Model, RelationAttribute, Registry, ScalarAttribute } from '../schema/registry.js';
+import { USER_UID } from '../schema/users-permissions.js';
+import { clientOf, type DatabaseClient } from '../storage/database.js';
+import { columnTypeOf } from '../storage/layout.js';
+import { parseColumnValue } from '../storage/model-values.js';
+
+/** A user as found: what login and token checks read, and the fields an answer may show. */
+export interface StoredUser {
+  readonly id: number;
+  /** The bcrypt hash, or null (a user of another provider). */
+  readonly passwordHash: string | null;
+  readonly confirmed: boolean;
+  readonly blocked: boolean;
+  /** `up_roles.type`, null for a user without a role. */
+  readonly roleType: string | null;
+  readonly role: { readonly id: number; readonly name: string | null; readonly type: string | null } | null;
+  /** `id` and the attributes an answer shows (not private, not a password), in the schema's order. */
+  readonly publicFields: Readonly<Record<string, unknown>>;
+}
+
+const ROLE_ID = '__role_id';
+const ROLE_NAME = '__role_name';
+const ROLE_TYPE = '__role_type';
+
+/** The user type of the schema and how to reach its role, checked once at start. */
+export class UserStore {
+  private readonly model: Model;
+  private readonly role: RelationAttribute;
+  private readonly roleTable: string;
+  private readonly client: DatabaseClient;
+
+  constructor(
+    private readonly knex: Knex,
+    registry: Registry,
+  ) {
+    const model = registry.models.get(USER_UID);
+    const role = model?.attributes.get('role');
+    if (!model || role?.kind !== 'relation' || !role.linkTable) {
+      throw new Error(`users needs the ${USER_UID} content type with its role relation (the stock content-types/user.yaml and role.yaml)`);
+    }
+    for (const name of ['username', 'email', 'password', 'provider', 'confirmed', 'blocked']) {
+      if (model.attributes.get(name)?.kind !== 'scalar') throw new Error(`users: the ${USER_UID} content type has no "${name}" attribute`);
+    }
+    this.model = model;
+    this.role = role;
+    this.roleTable = registry.models.get(role.target)!.tableName;
+    this.client = clientOf(knex);
+  }
+
+  /** The attributes a new user may be given from a register body (scalars a caller may write). */
+  get writableFields(): readonly ScalarAttribute[] {
+    return [...this.model.attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar' && !attribute.hidden && !attribute.implicit);
+  }
+
+  get userModel(): Model {
+    return this.model;
+  }
+
+  /**
+   * The local user whose email is `identifier` lowercased or whose username is `identifier`, as
+   * Strapi looks one up for a login (the first by id when both match different users).
+   */
+  async findByIdentifier(identifier: string): Promise<StoredUser | null> {
+    const email = this.column('email');
+    const username = this.column('username');
+    return this.findOne((query) =>
+      query.where(`u.${this.column('provider')}`, 'local').andWhere((either) => either.where(`u.${email}`, identifier.toLowerCase()).orWhere(`u.${username}`, identifier)),
+    );
+  }
+
+  async findById(id: number): Promise<StoredUser | null> {
+    return this.findOne((query) => query.where('u.id', id));
+  }
+
+  /** How many users, of any provider, have one of `values` as email or as username (register's conflict check). */
+  async countConflicts(values: readonly string[]): Promise<number> {
+    const query = this.knex(this.model.tableName)
+      .count({ count: '*' })
+      .where((either) => either.whereIn(this.column('email'), values).orWhereIn(this.column('username'), values));
+    const [row] = (await query) as { count: number | string | bigint }[];
+    return Number(row.count);
+  }
+
+  /** The id of the role of `type`, or null. */
+  async roleIdOfType(type: string): Promise<number | null> {
+    const row = (await this.knex(this.roleTable).select('id').where('type', type).orderBy('id').first()) as { id: number | bigint } | undefined;
+    return row ? Number(row.id) : null;
+  }
+
+  private column(name: string): string {
+    return (this.model.attributes.get(name) as ScalarAttribute).column;
+  }
+
+  private async findOne(where: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<StoredUser | null> {
+    const link = this.role.linkTable!;
+    const scalars = [...this.model.attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar');
+    const query = this.knex({ u: this.model.tableName })
+      .select('u.id', ...scalars.map((attribute) => `u.${attribute.column}`))
+      .select({ [ROLE_ID]: 'r.id', [ROLE_NAME]: 'r.name', [ROLE_TYPE]: 'r.type' })
+      .leftJoin({ l: link.name }, `l.${link.joinColumn}`, 'u.id')
+      .leftJoin({ r: this.roleTable }, 'r.id', `l.${link.inverseJoinColumn}`)
+      .orderBy('u.id')
+      .orderBy('r.id')
+      .first();
+    const row = (await where(query)) as Record<string, unknown> | undefined;
+    return row ? this.userOf(row, scalars) : null;
+  }
+
+  private userOf(row: Record<string, unknown>, scalars: readonly ScalarAttribute[]): StoredUser {
+    const value = (attribute: ScalarAttribute) => parseColumnValue(this.client, columnTypeOf(attribute.type), row[attribute.column]);
+    const id = Number(row.id);
+    const publicFields: Record<string, unknown> = { id };
+    for (const attribute of this.model.defaultFields) publicFields[attribute.name] = value(attribute) ?? null;
+    const byName = new Map(scalars.map((attribute) => [attribute.name, attribute]));
+    const password = value(byName.get('password')!);
+    const roleType = typeof row[ROLE_TYPE] === 'string' ? (row[ROLE_TYPE] as string) : null;
+    return {
+      id,
+      passwordHash: typeof password === 'string' && password !== '' ? password : null,
+      confirmed: value(byName.get('confirmed')!) === true,
+      blocked: value(byName.get('blocked')!) === true,
+      roleType,
+      role: row[ROLE_ID] === null || row[ROLE_ID] === undefined ? null : { id: Number(row[ROLE_ID]), name: (row[ROLE_NAME] as string | null) ?? null, type: roleType },
+      publicFields: Object.freeze(publicFields),
+    };
+  }
+}
