@@ -18,7 +18,7 @@ import type { EndUsers, LoginAnswer } from './end-users.js';
 const NEVER_REGISTERED = new Set(['confirmed', 'blocked', 'confirmationToken', 'resetPasswordToken', 'provider', 'id', 'role', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'publishedAt']);
 
 /** Registration writes the user type whatever permissions.yaml grants: it is not a content write of the caller. */
-const REGISTRATION_GRANTS: Grants = { role: 'users-permissions registration', can: () => true };
+const REGISTRATION_GRANTS: Grants = { role: 'users-permissions registration', can: () => true, rule: () => null };
 
 /** The body's keys a new user may set: username, email, password and the allowed fields. */
 function allowedValues(users: EndUsers, body: Record<string, unknown>, allowedFields: readonly string[] | null): Record<string, unknown> {
