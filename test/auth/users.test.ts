@@ -26,6 +26,8 @@ roles:
   public: {}
   authenticated:
     restaurant: [find]
+    user:
+      find: { where: { id: $user.id }, fields: { only: [username] } }
   staff:
     article: [find]
 `;
@@ -83,6 +85,15 @@ for (const { client, name } of testDatabaseKinds()) {
       expect((await api.request.get('/api/restaurants').set('Authorization', `Bearer ${editor}`)).status, 'staff may not list restaurants').to.equal(403);
       expect((await api.request.get('/api/restaurants').set('Authorization', `Bearer ${member}`)).status, 'authenticated → authenticated').to.equal(200);
       expect((await api.request.get('/api/articles').set('Authorization', `Bearer ${member}`)).status).to.equal(403);
+    });
+
+    it("is the $user of row rules: a login token's user reads only its own row", async () => {
+      const token = await loginToken(api, 'user01', 'Password-1!', '10.8.0.5');
+      const response = await api.request.get('/api/users').set('Authorization', `Bearer ${token}`);
+      expect(response.status).to.equal(200);
+      expect(JSON.stringify(response.body)).to.equal(JSON.stringify(response.body).replace(/user0[2-9]/g, ''));
+      expect(JSON.stringify(response.body)).to.contain('"username":"user01"');
+      expect(JSON.stringify(response.body)).not.to.contain('email');
     });
 
     it('reads a user without a role as authenticated', async () => {
