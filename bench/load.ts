@@ -6,6 +6,9 @@
  *   2. light beside hostile: the same, while 2 connections send nothing but the heaviest queries
  *      a stranger can type (a 49 MB populate refused by the response budget, a 3 MB one answered),
  *      which measures what a single hostile client costs the others;
+ *   2b. light requests of statement shapes never seen before, on one connection, alone and then
+ *      beside 6 connections sending a populate that would be about 950 MB (refused by its estimate
+ *      before running): what a burst of hostile requests costs a request the server cannot know;
  *   3. heavy beside light, as the speed target states it: `/api/articles/1` on one connection,
  *      alone, then beside 10 connections of `categories?populate[articles][populate]=*` (p99 ratio);
  *   4. mixed: 50 connections of random queries of the query language for `--seconds` (default 20).
@@ -32,6 +35,20 @@ const HOSTILE = [
 ];
 /** The heavy query of the speed target: 2.8 MB, about 30 ms of statement. */
 const HEAVY = '/api/categories?populate[articles][populate]=*';
+/** About 950 MB if it were built: refused by its estimate, in milliseconds. */
+const HUGE_ESTIMATED = '/api/categories?populate[articles][populate][category][populate][articles][populate][category][populate][articles]=*&pagination[pageSize]=100';
+const ARTICLE_FIELDS = ['title', 'slug', 'description', 'kind', 'publishDate', 'views', 'rating', 'price', 'featured', 'readingMinutes', 'locale', 'createdAt'];
+
+/** Light lists of statement shapes not seen before: each call a new choice of fields and page size. */
+function newShapes(seed: number): () => string {
+  let count = seed;
+  return () => {
+    count += 1;
+    const [a, b, c] = [count % 12, Math.floor(count / 12) % 12, Math.floor(count / 144) % 12];
+    const fields = [...new Set([a, b, c])].map((index, position) => `fields[${position}]=${ARTICLE_FIELDS[index]}`);
+    return `/api/articles?${fields.join('&')}&pagination[pageSize]=${1 + (Math.floor(count / 1728) % 20)}`;
+  };
+}
 
 function percentile(answers: readonly Answer[], fraction: number): number {
   const sorted = answers.map((answer) => answer.milliseconds).sort((a, b) => a - b);
@@ -63,6 +80,16 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   const ratio = percentile(beside.answers, 0.99) / percentile(alone.answers, 0.99);
   process.stdout.write(`  light p99 beside hostile ÷ alone: ${ratio.toFixed(2)}×\n`);
 
+  const newAlone = tally();
+  await load(engine.baseUrl, 1, phase, newShapes(0), newAlone);
+  process.stdout.write(`${figures('new shapes alone (1 conn)', newAlone.answers, phase)}\n`);
+  const newBeside = tally();
+  const [huge] = await Promise.all([loadInThread(engine.baseUrl, 6, phase, [HUGE_ESTIMATED]), load(engine.baseUrl, 1, phase, newShapes(20_000), newBeside)]);
+  process.stdout.write(`${figures('new shapes beside 6 hostile conns', newBeside.answers, phase)}\n`);
+  process.stdout.write(`${figures('  the hostile conns (refused)', huge.answers, phase)}\n`);
+  const newRatio = percentile(newBeside.answers, 0.99) / percentile(newAlone.answers, 0.99);
+  process.stdout.write(`  new shapes p99 beside hostile ÷ alone: ${newRatio.toFixed(2)}×\n`);
+
   const lightAlone = tally();
   await load(engine.baseUrl, 1, phase, () => LIGHT, lightAlone);
   process.stdout.write(`${figures('light alone (1 conn)', lightAlone.answers, phase)}\n`);
@@ -78,7 +105,7 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   await load(engine.baseUrl, 50, seconds, next, mixed);
   process.stdout.write(`${figures(`mixed, 50 conns, ${seconds} s`, mixed.answers, seconds)}\n`);
 
-  for (const part of [alone, beside, hostile, lightAlone, lightBeside, heavy, mixed]) failures.push(...part.failures);
+  for (const part of [alone, beside, hostile, newAlone, newBeside, huge, lightAlone, lightBeside, heavy, mixed]) failures.push(...part.failures);
   // A server error's cause is in the server's own output: its errors come first.
   if (failures.length) process.stdout.write(`${engine.name} server output (errors first):\n${engine.output().slice(0, 4000)}\n`);
   return failures.map((failure) => `${engine.name}: ${failure}`);
