@@ -12,10 +12,13 @@ import { anonymousCaller } from '../plugin/query/caller-variable.js';
 import { loadSchema } from '../plugin/schema/load.js';
 import { compileRequest, type Statement } from '../plugin/sql/compile.js';
 import type { Dialect } from '../plugin/sql/dialect/dialect.js';
+import type { RootQuery } from '../plugin/query/tree.js';
 
 export interface FloorStatements {
   /** The one statement of the request: its row is the response body (compile-body.ts). */
   body: Statement;
+  /** The authorized query tree it was compiled from (for the estimate of its cost). */
+  root: RootQuery;
 }
 
 /** What contentApi() plans with when no option says otherwise (plugin/index.ts). */
@@ -31,6 +34,6 @@ export async function floorPlanner(root: string, dialect: Dialect, prefix = '/ap
     if (!route) throw new Error(`no route matches ${url.pathname}`);
     const tree = planRead({ registry, permissions, limits: DEFAULT_LIMITS }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
     const compiled = compileRequest(dialect, tree);
-    return { body: boundStatement(compiled.body, route.id, anonymousCaller(PUBLIC_ROLE)) };
+    return { body: boundStatement(compiled.body, route.id, anonymousCaller(PUBLIC_ROLE)), root: tree };
   };
 }

@@ -22,6 +22,9 @@
  *   `--floor-seconds`, one request at a time (floor.ts): this process's CPU (process.cpuUsage), on
  *   PostgreSQL plus its backend's (/proc of pg_backend_pid()). `*`: the entries statement is
  *   heavy and is sent joined by PostgreSQL, as the executor sends heavy shapes.
+ * - `est÷n`, `est÷B`: the estimate the server makes before running a request (plugin/sql/estimate.ts,
+ *   from the data's figures) ÷ what the answer held: its entries (objects with an id, at any
+ *   depth) and its bytes.
  * - `÷floor`: `cpu ms` ÷ `floor ms`, what serving costs per request over the statements alone
  *   (HTTP, Koa, the query string, the plan cache, admission, the hop to a SQLite read worker, the
  *   joining of the rows into the body), like for like on both engines.
@@ -33,6 +36,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postgresDialect } from '../plugin/sql/dialect/postgres.js';
+import type { Dialect } from '../plugin/sql/dialect/dialect.js';
+import { estimateRequest, type Estimate } from '../plugin/sql/estimate.js';
+import { Statistics } from '../plugin/sql/statistics.js';
+import type { RootQuery } from '../plugin/query/tree.js';
+import { loadSchema } from '../plugin/schema/load.js';
+import { openDatabase } from '../plugin/storage/database.js';
 import { sqliteDialect } from '../plugin/sql/dialect/sqlite.js';
 import { prepareDatabases, repoRoot, serve, type BenchDatabase } from './engines.js';
 import { floorDriver, measureFloor } from './floor.js';
@@ -46,6 +55,9 @@ import { benchWorkers } from './workers.js';
 
 interface Figures extends QueryFigures {
   path: string;
+  /** The estimate made before running (plugin/sql/estimate.ts) ÷ what the answer held: entries, and bytes. */
+  estimatedEntriesRatio?: number | null;
+  estimatedBytesRatio?: number | null;
   /** The floor's CPU per request (ms): see the header. */
   floorCpuMsPerRequest: number;
   /** The floor's wall time per request, one at a time (ms). */
@@ -106,13 +118,15 @@ async function main(): Promise<void> {
 }
 
 async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUERIES, options: Options, earlier: Results[string] | null): Promise<Record<string, Figures>> {
-  const statementsOf = await floorPlanner(repoRoot, database.name === 'postgres' ? postgresDialect : sqliteDialect);
+  const dialect = database.name === 'postgres' ? postgresDialect : sqliteDialect;
+  const statementsOf = await floorPlanner(repoRoot, dialect);
+  const estimateOf = await estimator(database.url, dialect);
   const server = await serve(database, 1);
   const driver = floorDriver(database);
   process.stdout.write(`\n${database.name} (${database.description})\n`);
   const compareHeader = earlier ? ['rps ×', 'cpu ×', 'floor ×', '÷fl ×'].map((title) => title.padStart(8)).join('') : '';
   process.stdout.write(
-    `${'query'.padEnd(6)}${'p50'.padStart(8)}${'p99'.padStart(8)}${'p50@10'.padStart(8)}${'p99@10'.padStart(8)}${'req/s'.padStart(8)}${'cpu ms'.padStart(8)}${'floor ms'.padStart(10)}${'÷floor'.padStart(8)}${'busy fl'.padStart(8)}${'÷busy'.padStart(8)}${'KB'.padStart(7)}${'stmts'.padStart(6)}${compareHeader}  path (latencies in ms)\n`,
+    `${'query'.padEnd(6)}${'est÷n'.padStart(7)}${'est÷B'.padStart(7)}${'p50'.padStart(8)}${'p99'.padStart(8)}${'p50@10'.padStart(8)}${'p99@10'.padStart(8)}${'req/s'.padStart(8)}${'cpu ms'.padStart(8)}${'floor ms'.padStart(10)}${'÷floor'.padStart(8)}${'busy fl'.padStart(8)}${'÷busy'.padStart(8)}${'KB'.padStart(7)}${'stmts'.padStart(6)}${compareHeader}  path (latencies in ms)\n`,
   );
   const figures: Record<string, Figures> = {};
   try {
@@ -121,9 +135,13 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
       const statements = statementsOf(query.path);
       const floor = await measureFloor(driver, statements, options.floorSeconds);
       const busy = database.name === 'sqlite' ? await measureBusyFloor(database.url.slice('sqlite:'.length), statements.body, options.floorSeconds) : null;
+      const actual = await answerOf(server.baseUrl, query.path);
+      const estimate = estimateOf(statements.root);
       const result: Figures = {
         ...served,
         path: query.path,
+        estimatedEntriesRatio: ratio(estimate?.entries, actual.entries),
+        estimatedBytesRatio: ratio(estimate?.bytes, actual.bytes),
         floorCpuMsPerRequest: floor.cpuMsPerRequest,
         floorMsPerRequest: floor.msPerRequest,
         overFloor: ratio(served.cpuMsPerRequest, floor.cpuMsPerRequest),
@@ -147,6 +165,29 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
   return figures;
 }
 
+/** The estimate of a query tree's cost from the bench database's figures, as the server gathers them. */
+async function estimator(url: string, dialect: Dialect): Promise<(root: RootQuery) => Estimate | null> {
+  const knex = openDatabase(url);
+  try {
+    const statistics = new Statistics(knex, dialect, await loadSchema(repoRoot));
+    await statistics.gather();
+    return (root) => estimateRequest(root, statistics);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/** What an answer holds: its entries (objects with an id, at any depth) and its bytes. */
+async function answerOf(baseUrl: string, path: string): Promise<{ entries: number; bytes: number }> {
+  const text = await (await fetch(new URL(path, baseUrl))).text();
+  const count = (value: unknown): number => {
+    if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + count(item), 0);
+    if (!value || typeof value !== 'object') return 0;
+    return ('id' in value ? 1 : 0) + Object.values(value).reduce((sum: number, item) => sum + count(item), 0);
+  };
+  return { entries: count(JSON.parse(text)), bytes: Buffer.byteLength(text) };
+}
+
 /** One query's line; with `comparing`, its ratios to `before` (dashes for figures the earlier run lacks). */
 function row(id: string, result: Figures, comparing: boolean, before: (QueryFigures & Partial<Figures>) | undefined): string {
   const floor = `${fixed(result.floorCpuMsPerRequest, 2, 0)} `.padStart(10);
@@ -155,7 +196,7 @@ function row(id: string, result: Figures, comparing: boolean, before: (QueryFigu
         .map((value) => fixed(value, 2, 8))
         .join('')
     : '';
-  return `${id.padEnd(6)}${fixed(result.p50, 2, 8)}${fixed(result.p99, 2, 8)}${fixed(result.p50Loaded, 1, 8)}${fixed(result.p99Loaded, 1, 8)}${fixed(result.rps, 0, 8)}${fixed(result.cpuMsPerRequest, 2, 8)}${floor}${fixed(result.overFloor, 2, 8)}${fixed(result.busyFloorCpuMsPerRequest ?? null, 2, 8)}${fixed(result.overBusyFloor ?? null, 2, 8)}${fixed(result.bytes / 1024, 0, 7)}${String(result.statements).padStart(6)}${comparison}`;
+  return `${id.padEnd(6)}${fixed(result.estimatedEntriesRatio, 2, 7)}${fixed(result.estimatedBytesRatio, 2, 7)}${fixed(result.p50, 2, 8)}${fixed(result.p99, 2, 8)}${fixed(result.p50Loaded, 1, 8)}${fixed(result.p99Loaded, 1, 8)}${fixed(result.rps, 0, 8)}${fixed(result.cpuMsPerRequest, 2, 8)}${floor}${fixed(result.overFloor, 2, 8)}${fixed(result.busyFloorCpuMsPerRequest ?? null, 2, 8)}${fixed(result.overBusyFloor ?? null, 2, 8)}${fixed(result.bytes / 1024, 0, 7)}${String(result.statements).padStart(6)}${comparison}`;
 }
 
 main().catch((error: unknown) => {
