@@ -15,7 +15,7 @@ import { joinLocalizationGroup, localizationsOf, sharedAttributeNames, sharedCol
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
-import { answerOf, lockNamesOf, newEntryColumns, parseData, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
+import { answerOf, lockNamesOf, newEntryColumns, parseData, recordEvents, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
@@ -41,8 +41,10 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     const inherited = omitColumns(sharedColumns(store, model, source), model, Object.keys(write.values));
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
     await joinLocalizationGroup(store, model, created, request.id);
+    await recordEvents(engine, store, model, ['create'], created);
     return created;
   });
+  engine.outbox?.committed();
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
   const created = (JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data;
   answer.release?.();
