@@ -13,7 +13,7 @@ import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { freshFixture, type FreshFixture } from '../writes/support/fixture.js';
 import { WRITE_PERMISSIONS } from '../writes/support/write-api.js';
-import { startReceiver, type Receiver } from './support/receiver.js';
+import { startReceiver, until, type Receiver } from './support/receiver.js';
 
 const RECORDED = join(repoRoot, 'test', 'webhooks', 'recorded');
 const EDITOR = { Authorization: 'Bearer editor-token' };
@@ -40,13 +40,6 @@ const ARTICLE = {
   seo: { metaTitle: 'Webhook SEO', metaDescription: 'A description long enough for the component' },
   links: [{ label: 'Home', url: 'https://example.com' }],
 };
-
-/** Polls `condition` until it holds (at most 10 s). */
-export async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  for (const started = Date.now(); !(await condition()); await new Promise((resolve) => setTimeout(resolve, 25))) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-  }
-}
 
 function webhooksYaml(receiver: Receiver, extra = ''): string {
   return `targets:

@@ -95,3 +95,11 @@ export async function startReceiver(secret = 'receiver-secret', port = 0): Promi
       }),
   });
 }
+
+/** Polls `condition` until it holds (at most 10 s). */
+export async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  for (const started = Date.now(); !(await condition()); await new Promise((resolve) => setTimeout(resolve, 25))) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+  }
+}
+
