@@ -46,6 +46,8 @@ export interface Webhooks {
   reload(): Promise<void>;
   /** Sends every delivery due now, in this call (tests, and a process that does not deliver on its own). */
   drain(): Promise<number>;
+  /** Deletes the deliveries finished longer than `retention` ago (done once a minute while delivering); answers how many. */
+  prune(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startWebhooks(context: WebhooksContext, file: string, opti
     config: () => config,
     reload,
     drain: () => (config.targets.length ? deliverer.drain() : Promise.resolve(0)),
+    prune: () => (config.targets.length ? deliverer.prune() : Promise.resolve(0)),
     async close() {
       watcher?.close();
       await deliverer.stop();

@@ -12,7 +12,7 @@ import { loadSchema } from '../../plugin/schema/load.js';
 import { SchemaError } from '../../plugin/schema/problems.js';
 import { parseWebhooks } from '../../plugin/webhooks/config.js';
 import { sendEvent } from '../../plugin/webhooks/send.js';
-import { ATTEMPTS_TABLE } from '../../plugin/webhooks/tables.js';
+import { ATTEMPTS_TABLE, DELIVERIES_TABLE, EVENTS_TABLE } from '../../plugin/webhooks/tables.js';
 import { repoRoot } from '../support/api.js';
 import { runCli } from '../support/run-node.js';
 import { startReceiver, until } from './support/receiver.js';
@@ -143,6 +143,45 @@ describe('webhooks: a send', function () {
       expect(receiver.received).to.deep.equal([]);
       expect((await sendEvent(target(receiver.url), event, { timeout: 2000, refusePrivateAddresses: false })).ok).to.equal(true);
     } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('webhooks: giving up and pruning', function () {
+  this.timeout(30_000);
+  let root: string;
+  before(() => (root = schemaFolder()));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('gives an event up after retryFor, sends the next one of the target, and prunes what finished before the retention time', async () => {
+    const receiver = await startReceiver();
+    receiver.answer = (request, response) => {
+      if (request.body.entry?.name !== 'refused') return 'default';
+      response.writeHead(500);
+      response.end();
+    };
+    writeFileSync(join(root, 'webhooks.yaml'), `targets:\n  a:\n    url: ${receiver.url}\n    events: [entry.create]\ndelivery:\n  retryFor: 400\n  retention: 1\n`);
+    const api = await contentApi({ root, database: `sqlite:${join(root, 'give-up.db')}`, watchPermissions: false, webhooks: { pollInterval: 50, retryDelay: 50, watch: false } });
+    const category = api.registry.contentTypes.find((model) => model.uid === 'api::category.category')!;
+    try {
+      for (const name of ['refused', 'accepted']) {
+        const [row] = (await api.knex('categories').insert({ name, created_at: Date.now(), updated_at: Date.now() }, ['id'])) as ({ id: number } | number)[];
+        await api.knex.transaction((trx) => api.webhooks.outbox.recordEntryEvents(trx, category, ['create'], typeof row === 'object' ? row.id : row, new Date()));
+      }
+      api.webhooks.outbox.committed();
+      const [accepted] = await receiver.waitFor(1);
+      expect(accepted.body.entry!.name).to.equal('accepted');
+      const refused = receiver.received.filter((request) => request.body.entry!.name === 'refused');
+      expect(refused.length).to.be.at.least(2);
+      expect(refused[refused.length - 1]!.at - refused[0]!.at).to.be.at.least(300);
+      await until(async () => Number((await api.knex(DELIVERIES_TABLE).where({ state: 'pending' }).count({ n: '*' }))[0]!.n) === 0);
+      expect((await api.knex(DELIVERIES_TABLE).orderBy('id').select('state')).map((row: { state: string }) => row.state)).to.deep.equal(['failed', 'delivered']);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await api.webhooks.prune()).to.equal(2);
+      for (const table of [EVENTS_TABLE, DELIVERIES_TABLE, ATTEMPTS_TABLE]) expect(Number((await api.knex(table).count({ n: '*' }))[0]!.n), table).to.equal(0);
+    } finally {
+      await api.close();
       await receiver.close();
     }
   });

@@ -30,16 +30,7 @@ function normalized(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The article the recorder created, with a private attribute and a password. */
-const ARTICLE = {
-  title: 'Webhook article',
-  description: 'Written to record webhooks',
-  internalNotes: 'never in a payload',
-  accessCode: 'secret-password',
-  views: 3,
-  category: 1,
-  seo: { metaTitle: 'Webhook SEO', metaDescription: 'A description long enough for the component' },
-  links: [{ label: 'Home', url: 'https://example.com' }],
-};
+const ARTICLE = (JSON.parse(readFileSync(join(RECORDED, 'create.json'), 'utf8')) as { sent: { body: { data: Record<string, unknown> } } }).sent.body.data;
 
 function webhooksYaml(receiver: Receiver, extra = ''): string {
   return `targets:
@@ -69,7 +60,7 @@ for (const kind of testDatabaseKinds()) {
       process.env.WEBHOOK_TEST_TOKEN = 'from-the-environment';
       receiver = await startReceiver();
       fixture = await freshFixture(kind.client, WRITE_PERMISSIONS);
-      writeFileSync(join(fixture.root, 'webhooks.yaml'), webhooksYaml(receiver));
+      writeFileSync(join(fixture.root, 'webhooks.yaml'), webhooksYaml(receiver, `  media:\n    url: ${receiver.url}?media\n    secret: receiver-secret\n    events: [media.create, media.delete]\n`));
       served = await serve(kind.client, fixture);
     });
     beforeEach(() => {
@@ -135,6 +126,36 @@ for (const kind of testDatabaseKinds()) {
       expect(Object.keys(strapiUpdate.body.entry as object).slice(0, scalarKeys.length)).to.deep.equal(scalarKeys);
       expect(got[2].body.entry!.publishedAt).to.equal('2024-05-01T10:00:00.000Z');
       expect(got[4].body.entry!.publishedAt).to.equal(null);
+    });
+
+    it('sends the entry.create of a localization, in its locale', async () => {
+      const id = (await post('/api/articles', { data: { title: 'To translate', publishedAt: null } })).body.data.id as number;
+      const localized = await served.request.post(`/api/articles/${id}/localizations`).set(EDITOR).send({ locale: 'fr', title: 'À traduire' });
+      expect(localized.status).to.equal(200);
+      const got = await receiver.waitFor(2);
+      expect(got.map((request) => [request.body.event, request.body.entry!.title, request.body.entry!.locale])).to.deep.equal([
+        ['entry.create', 'To translate', 'en'],
+        ['entry.create', 'À traduire', 'fr'],
+      ]);
+    });
+
+    it("records a media event in the transaction that writes the file, with Strapi's payload, and none when it rolls back", async () => {
+      const strapi = recorded('media-create').find((request) => request.body.event === 'media.create')!;
+      const media = strapi.body.media as Record<string, unknown>;
+      await served.api.knex
+        .transaction(async (trx) => {
+          await served.api.webhooks.outbox.recordMediaEvent(trx, 'delete', media);
+          throw new Error('rolled back');
+        })
+        .catch(() => undefined);
+      await served.api.knex.transaction((trx) => served.api.webhooks.outbox.recordMediaEvent(trx, 'create', media));
+      served.api.webhooks.outbox.committed();
+      const [got] = await receiver.waitFor(1);
+      expect(got.url).to.equal('/hook?media');
+      expect({ ...got.body, createdAt: '<now>' }).to.deep.equal(strapi.body);
+      expect(got.headers['x-strapi-event']).to.equal('media.create');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).to.have.length(1);
     });
 
     it('sends nothing for a write that rolled back, and nothing for a type the target filters out', async () => {

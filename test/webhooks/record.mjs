@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Records the webhook requests the reference, Strapi 4.26.2, sends for entry and media events, as
-// the payload shapes test/webhooks/payloads.test.ts compares the plugin's against. Run by hand,
+// the payloads test/webhooks/delivery.test.ts compares the plugin's against. Run by hand,
 // never by `npm test`:
 //
 //   node test/webhooks/record.mjs [--port 4800] [--receiver-port 4801] [--out test/webhooks/recorded]
@@ -10,8 +10,8 @@
 // receiver of this script. Entries are created, updated and deleted through the content API;
 // publish and unpublish are sent through the admin's content manager (the only place Strapi
 // emits them), with the first admin registered by the script; a file is uploaded and deleted.
-// Each request the receiver gets is written to <out>/<event>.json with its headers; timestamps
-// the run produced are "<now>".
+// Each request the receiver gets is written to <out>/<step>.json with its headers (and the write
+// that made it, as `sent`, where a test sends it again); timestamps the run produced are "<now>".
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,13 +104,13 @@ function normalize(value, startedAt) {
 
 async function script(list) {
   const steps = [];
-  const step = async (name, action) => {
+  const step = async (name, action, sent) => {
     const before = list.length;
     const answer = await action();
     await received(list, before + 1);
     // A moment for a second event of the same write, if Strapi sends one.
     await new Promise((done) => setTimeout(done, 300));
-    steps.push({ name, requests: list.slice(before) });
+    steps.push({ name, ...(sent ? { sent } : {}), requests: list.slice(before) });
     return answer;
   };
   const article = {
@@ -123,7 +123,7 @@ async function script(list) {
     seo: { metaTitle: 'Webhook SEO', metaDescription: 'A description long enough for the component' },
     links: [{ label: 'Home', url: 'https://example.com' }],
   };
-  const created = await step('create', () => call('POST', '/api/articles', { data: article }));
+  const created = await step('create', () => call('POST', '/api/articles', { data: article }), { method: 'POST', path: '/api/articles', body: { data: article } });
   const id = created.data.id;
   await step('update', () => call('PUT', `/api/articles/${id}`, { data: { title: 'Webhook article changed' } }));
   await step('update-unpublish-through-content-api', () => call('PUT', `/api/articles/${id}`, { data: { publishedAt: null } }));
@@ -159,8 +159,8 @@ async function main() {
     const startedAt = Date.now();
     const steps = await script(list);
     mkdirSync(out, { recursive: true });
-    for (const { name, requests } of steps) {
-      writeFileSync(join(out, `${name}.json`), JSON.stringify({ reference: 'Strapi 4.26.2', step: name, requests: normalize(requests, startedAt) }, null, 2) + '\n');
+    for (const { name, sent, requests } of steps) {
+      writeFileSync(join(out, `${name}.json`), JSON.stringify({ reference: 'Strapi 4.26.2', step: name, ...(sent ? { sent } : {}), requests: normalize(requests, startedAt) }, null, 2) + '\n');
       console.log(`${name}: ${requests.map((request) => request.body.event).join(', ')}`);
     }
   } finally {
