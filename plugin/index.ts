@@ -246,7 +246,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     webhooks = await startWebhooks(
       { knex, registry, dialect: clientOf(knex) === 'postgres' ? postgresDialect : sqliteDialect, limits: { defaultLimit: 1, maxLimit: 1, withCount: false, maxRelationHops: options.maxRelationHops }, sync: options.sync !== false },
       options.webhooks?.file ?? join(root, 'webhooks.yaml'),
-      options.webhooks,
+      // Watched as permissions.yaml is, unless the option says otherwise.
+      { watch: options.watchPermissions !== false, ...options.webhooks },
     );
   } catch (error) {
     await webhooks?.close();

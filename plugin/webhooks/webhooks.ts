@@ -23,7 +23,7 @@ export interface WebhooksOption extends DelivererOptions {
   readonly file?: string;
   /** Deliver from this process (default true). Off where another process delivers (SQLite: one process delivers). */
   readonly deliver?: boolean;
-  /** Re-read the file when it changes (default true). */
+  /** Re-read the file when it changes (default: as `watchPermissions`, true). */
   readonly watch?: boolean;
   /** Told when a changed file does not load (the webhooks in force stay); default: stderr. */
   readonly onReloadError?: (error: unknown) => void;

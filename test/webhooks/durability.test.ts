@@ -105,13 +105,36 @@ for (const kind of testDatabaseKinds()) {
       expect([missing.code, missing.stderr]).to.deep.equal([1, 'content-api webhooks: no delivery 999\n']);
     });
 
+    it(`serve --workers 2 delivers each event once (${kind.client === 'sqlite' ? 'the primary delivers' : 'every worker delivers, SKIP LOCKED'})`, async () => {
+      writeFileSync(join(fixture.root, 'content-types', 'category.lifecycles.mjs'), 'export default {};\n');
+      receiver!.received.length = 0;
+      receiver!.delivered.length = 0;
+      const server = await startServer({ root: fixture.root, database: fixture.url, args: ['--quiet', '--workers', '2'] });
+      const knex = openDatabase(fixture.url);
+      try {
+        const before = Number((await knex(EVENTS_TABLE).max({ n: 'id' }))[0]!.n);
+        const count = 12;
+        for (let index = 0; index < count; index += 2) {
+          const pair = [index, index + 1].map((at) => fetch(`${server.baseUrl}/api/categories`, { method: 'POST', headers: EDITOR, body: JSON.stringify({ data: { name: `worker ${at}` } }) }));
+          for (const response of await Promise.all(pair)) expect(response.status).to.equal(200);
+        }
+        const got = await receiver!.waitFor(count, 20_000);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(receiver!.received).to.have.length(count);
+        const written = (await knex(EVENTS_TABLE).where('id', '>', before).orderBy('id').select('event_id')).map((row: { event_id: string }) => row.event_id);
+        expect(got.map((request) => request.headers['x-webhook-id'])).to.deep.equal(written);
+      } finally {
+        await knex.destroy();
+        await server.stop();
+      }
+    });
+
     if (kind.client === 'postgres') {
       it('two processes delivering from one PostgreSQL database send each event once, in order', async () => {
         receiver!.received.length = 0;
         receiver!.delivered.length = 0;
         // A slow receiver: both deliverers are at work at once.
         receiver!.answer = (_request, response) => void setTimeout(() => (response.writeHead(200), response.end('ok')), 15);
-        writeFileSync(join(fixture.root, 'content-types', 'category.lifecycles.mjs'), 'export default {};\n');
         const options = { root: fixture.root, database: fixture.url, watchPermissions: false, resolveRole: () => 'editor', webhooks: { pollInterval: 20, watch: false } };
         const apis: ContentApi[] = [await contentApi(options), await contentApi(options)];
         try {
