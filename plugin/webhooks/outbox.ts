@@ -92,7 +92,10 @@ export class Outbox {
       const tree = parseQuery(this.context.registry, { model, action: 'findOne', id: 0, query: {} }, this.context.limits);
       // No populate: nothing but the type's own attributes, which the read pipeline gives without private ones.
       const everything = { role: 'webhooks', can: () => true };
-      statement = compileRequest(this.context.dialect, authorize({ ...tree, publicationState: 'preview' }, everything)).entries;
+      // Without SQLite's checkpoint: a statement of the write's transaction is not the read workers' to
+      // cancel, and a host's knex connection may lack the function.
+      const dialect = { ...this.context.dialect, checkpoint: null };
+      statement = compileRequest(dialect, authorize({ ...tree, publicationState: 'preview' }, everything)).entries;
       this.statements.set(model.uid, statement);
     }
     return statement;

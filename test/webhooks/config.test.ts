@@ -4,7 +4,7 @@
  * database without its tables when sync is off; and the send's timeout and private-address rule.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentApi } from '../../plugin/index.js';
@@ -13,10 +13,10 @@ import { SchemaError } from '../../plugin/schema/problems.js';
 import { parseWebhooks } from '../../plugin/webhooks/config.js';
 import { sendEvent } from '../../plugin/webhooks/send.js';
 import { ATTEMPTS_TABLE, DELIVERIES_TABLE, EVENTS_TABLE } from '../../plugin/webhooks/tables.js';
-import { repoRoot } from '../support/api.js';
+import knexFactory from 'knex';
+import { repoRoot, serveApi } from '../support/api.js';
 import { runCli } from '../support/run-node.js';
 import { startReceiver, until } from './support/receiver.js';
-import { cpSync } from 'node:fs';
 
 const BROKEN = `targets:
   search:
@@ -89,7 +89,7 @@ describe('webhooks: webhooks.yaml', function () {
     const yaml = (url: string) => `targets:\n  a:\n    url: ${url}\n    events: [entry.create]\n    types: [category]\n`;
     writeFileSync(join(root, 'webhooks.yaml'), yaml(first.url));
     const errors: unknown[] = [];
-    const api = await contentApi({ root, database, watchPermissions: false, webhooks: { pollInterval: 50, onReloadError: (error) => errors.push(error) } });
+    const api = await contentApi({ root, database, watchPermissions: false, webhooks: { watch: true, pollInterval: 50, onReloadError: (error) => errors.push(error) } });
     const category = api.registry.contentTypes.find((model) => model.uid === 'api::category.category')!;
     const record = async () => {
       const [row] = (await api.knex('categories').insert({ name: 'x', created_at: Date.now(), updated_at: Date.now() }, ['id'])) as ({ id: number } | number)[];
@@ -182,6 +182,30 @@ describe('webhooks: giving up and pruning', function () {
       for (const table of [EVENTS_TABLE, DELIVERIES_TABLE, ATTEMPTS_TABLE]) expect(Number((await api.knex(table).count({ n: '*' }))[0]!.n), table).to.equal(0);
     } finally {
       await api.close();
+      await receiver.close();
+    }
+  });
+});
+
+describe("webhooks: on a host's knex instance", function () {
+  this.timeout(30_000);
+  let root: string;
+  before(() => (root = schemaFolder()));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('records and sends the events of the writes made through the routes', async () => {
+    const receiver = await startReceiver();
+    writeFileSync(join(root, 'webhooks.yaml'), `targets:\n  a:\n    url: ${receiver.url}\n    events: [entry.create]\n`);
+    writeFileSync(join(root, 'permissions.yaml'), 'roles:\n  public:\n    category: [create]\n');
+    const host = knexFactory({ client: 'better-sqlite3', connection: { filename: join(root, 'host.db') }, useNullAsDefault: true });
+    const served = await serveApi({ root, database: host, watchPermissions: false, webhooks: { watch: false } });
+    try {
+      expect((await served.request.post('/api/categories').send({ data: { name: 'from the host' } })).status).to.equal(200);
+      const [got] = await receiver.waitFor(1);
+      expect(got.body.entry).to.include({ name: 'from the host' });
+    } finally {
+      await served.close();
+      await host.destroy();
       await receiver.close();
     }
   });
