@@ -186,6 +186,10 @@ export async function run(args: string[]): Promise<number> {
       () => process.stdout.write('permissions.yaml reloaded\n'),
       (error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
     );
+    api.webhooks.reload().then(
+      () => (api.webhooks.config().targets.length ? process.stdout.write('webhooks.yaml reloaded\n') : undefined),
+      (error: unknown) => process.stderr.write(`webhooks.yaml not reloaded, the webhooks in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
+    );
   });
   const signal = shutdownOnSignals(
     server,
