@@ -4,13 +4,14 @@
  * (pending now, retried for the full retryFor from now; the running servers pick it up at their
  * next round).
  */
+import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { loadSchema } from '../schema/load.js';
 import { loadWebhooks, NO_WEBHOOKS } from '../webhooks/config.js';
 import { WEBHOOKS_FILE } from '../webhooks/check-file.js';
 import { DELIVERIES_TABLE, EVENTS_TABLE, hasWebhookTables } from '../webhooks/tables.js';
-import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, UsageError, withDatabase } from './common.js';
-import { join } from 'node:path';
+import { openDatabase } from '../storage/database.js';
+import { commandHelp, parseCommand, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, UsageError } from './common.js';
 
 const OPTIONS = {
   ...SCHEMA_AND_DATABASE,
@@ -34,15 +35,19 @@ export async function run(args: string[]): Promise<number> {
   }
   const registry = await loadSchema(values.root);
   const config = (await loadWebhooks(join(values.root, WEBHOOKS_FILE), WEBHOOKS_FILE, registry)) ?? NO_WEBHOOKS;
-  return withDatabase(prepareDatabase(values.database, { create: false }), async (knex) => {
+  // A database to look into, never one to create.
+  const knex = openDatabase(values.database, { mustExist: true, poolSize: 1 });
+  try {
     if (!(await hasWebhookTables(knex))) {
       process.stderr.write(`content-api webhooks: the database has no webhook tables (content-api sync creates them when ${WEBHOOKS_FILE} declares targets)\n`);
       return 1;
     }
-    if (action === 'list') return list(knex, config.targets.map((target) => ({ name: target.name, url: target.url, events: [...target.events] })));
-    if (action === 'deliveries') return deliveries(knex, values.target, values.state, Number(values.limit));
-    return retry(knex, id!);
-  });
+    if (action === 'list') return await list(knex, config.targets.map((target) => ({ name: target.name, url: target.url, events: [...target.events] })));
+    if (action === 'deliveries') return await deliveries(knex, values.target, values.state, Number(values.limit));
+    return await retry(knex, id!);
+  } finally {
+    await knex.destroy();
+  }
 }
 
 async function list(knex: Knex, targets: { name: string; url: string; events: string[] }[]): Promise<number> {
