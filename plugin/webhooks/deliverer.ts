@@ -9,7 +9,9 @@
  * On PostgreSQL each delivery is claimed with `FOR UPDATE SKIP LOCKED` and its lock held while it
  * is sent: any number of processes deliver side by side, each event once per target, and a
  * process that dies mid-send releases its claim with its connection. On SQLite, whose writers
- * would wait behind such a lock, one process delivers (serve's primary with --workers).
+ * would wait behind such a lock, a claim is a lease (its next attempt moved past the send's
+ * timeout by one UPDATE) and one process delivers (serve's primary with --workers); the lease
+ * keeps a second deliverer (an API being replaced by serve --watch) from sending it too.
  */
 import type { Knex } from 'knex';
 import { clientOf } from '../storage/database.js';
@@ -46,6 +48,8 @@ interface Claimed {
 }
 
 const PRUNE_EVERY_MS = 60_000;
+/** How long past an attempt's timeout a SQLite lease lasts: the time to record the attempt. */
+const LEASE_MARGIN_MS = 5_000;
 
 export class Deliverer {
   private stopped = true;
@@ -170,7 +174,14 @@ export class Deliverer {
       return true;
     };
     if (clientOf(this.knex) === 'postgres') return this.knex.transaction((trx) => attempt(trx));
-    return attempt(this.knex);
+    // SQLite: the claim is a lease, taken by one statement that only one process can win; a process
+    // that dies mid-send leaves it to expire, and the delivery is tried again then.
+    const now = this.now();
+    const leased = await this.knex(DELIVERIES_TABLE)
+      .where({ id: head.id, state: 'pending' })
+      .andWhere('next_attempt_at', '<=', now)
+      .update({ next_attempt_at: now + config.delivery.timeout + LEASE_MARGIN_MS });
+    return leased > 0 && attempt(this.knex);
   }
 
   private async record(query: Knex | Knex.Transaction, claimed: Claimed, result: Attempt, retryFor: number): Promise<void> {

@@ -1,10 +1,12 @@
 /**
  * Webhooks that are never lost: `content-api serve` killed (SIGKILL) right after its writes
- * commit, with the receiver down, delivers every event after a restart, once; two processes
- * delivering from one PostgreSQL database send each event once; and the CLI shows and replays
- * the deliveries.
+ * commit, with the receiver down, delivers every event after a restart, once; two deliverers on
+ * one database, and serve --workers 2, send each event once; and the CLI shows and replays the
+ * deliveries.
  */
 import { expect } from 'chai';
+import Koa from 'koa';
+import supertest from 'supertest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentApi, type ContentApi } from '../../plugin/index.js';
@@ -129,33 +131,31 @@ for (const kind of testDatabaseKinds()) {
       }
     });
 
-    if (kind.client === 'postgres') {
-      it('two processes delivering from one PostgreSQL database send each event once, in order', async () => {
-        receiver!.received.length = 0;
-        receiver!.delivered.length = 0;
-        // A slow receiver: both deliverers are at work at once.
-        receiver!.answer = (_request, response) => void setTimeout(() => (response.writeHead(200), response.end('ok')), 15);
-        const options = { root: fixture.root, database: fixture.url, watchPermissions: false, resolveRole: () => 'editor', webhooks: { pollInterval: 20, watch: false } };
-        const apis: ContentApi[] = [await contentApi(options), await contentApi(options)];
-        try {
-          const before = Number((await apis[0]!.knex(EVENTS_TABLE).count({ n: '*' }))[0]!.n);
-          const count = 40;
-          for (let index = 0; index < count; index += 1) {
-                        // Events recorded as a write of the API records them, half through each process.
-            await apis[index % 2]!.knex.transaction((trx) => apis[index % 2]!.webhooks.outbox.recordEntryEvents(trx, apis[0]!.registry.contentTypes.find((model) => model.uid === 'api::category.category')!, ['create'], 1, new Date()));
-            apis[index % 2]!.webhooks.outbox.committed();
-          }
-          const got = await receiver!.waitFor(count, 30_000);
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          expect(receiver!.received).to.have.length(count);
-          const ids = got.map((request) => String(request.headers['x-webhook-id']));
-          expect(new Set(ids).size).to.equal(count);
-          const order = (await apis[0]!.knex(EVENTS_TABLE).where('id', '>', before).orderBy('id').select('event_id')).map((row: { event_id: string }) => row.event_id);
-          expect(ids).to.deep.equal(order);
-        } finally {
-          await Promise.all(apis.map((api) => api.close()));
+    it(`two deliverers (two APIs, each with its own connections) on one database send each event once, in order (${kind.client === 'sqlite' ? 'a lease' : 'SKIP LOCKED'})`, async () => {
+      receiver!.received.length = 0;
+      receiver!.delivered.length = 0;
+      // A slow receiver: both deliverers are at work at once.
+      receiver!.answer = (_request, response) => void setTimeout(() => (response.writeHead(200), response.end('ok')), 15);
+      const options = { root: fixture.root, database: fixture.url, watchPermissions: false, resolveRole: () => 'editor', webhooks: { pollInterval: 20, watch: false } };
+      const apis: ContentApi[] = [await contentApi(options), await contentApi(options)];
+      try {
+        const before = Number((await apis[0]!.knex(EVENTS_TABLE).max({ n: 'id' }))[0]!.n);
+        const count = 40;
+        // Writes through the routes, half through each API.
+        const agents = apis.map((api) => supertest(new Koa().use(api.routes()).callback()));
+        for (let index = 0; index < count; index += 1) {
+          expect((await agents[index % 2]!.post('/api/categories').send({ data: { name: `pair ${index}` } })).status).to.equal(200);
         }
-      });
-    }
+        const got = await receiver!.waitFor(count, 30_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(receiver!.received).to.have.length(count);
+        const ids = got.map((request) => String(request.headers['x-webhook-id']));
+        expect(new Set(ids).size).to.equal(count);
+        const order = (await apis[0]!.knex(EVENTS_TABLE).where('id', '>', before).orderBy('id').select('event_id')).map((row: { event_id: string }) => row.event_id);
+        expect(ids).to.deep.equal(order);
+      } finally {
+        await Promise.all(apis.map((api) => api.close()));
+      }
+    });
   });
 }
