@@ -57,6 +57,8 @@ export class Deliverer {
   private wakeUp: (() => void) | null = null;
   private running: Promise<void> | null = null;
   private lastPrune = 0;
+  /** The failure last reported: a database that stays down is reported once, not every round. */
+  private lastFailure: string | null = null;
   private readonly now: () => number;
 
   constructor(
@@ -100,8 +102,10 @@ export class Deliverer {
       try {
         made = await this.round();
         if (this.now() - this.lastPrune >= PRUNE_EVERY_MS) await this.prune();
+        this.lastFailure = null;
       } catch (error) {
-        this.report(error);
+        if (String(error) !== this.lastFailure) this.report(error);
+        this.lastFailure = String(error);
       }
       if (this.stopped) break;
       if (made > 0 || this.woken) continue;
