@@ -18,6 +18,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args
   copy: { summary: 'copy the schema\'s tables between databases (--from URL --to URL [--root DIR])', load: () => import('./cli/copy.js') },
   init: { summary: 'scaffold a new app: a content type, permissions, app.ts, a tested data file ([DIR])', load: () => import('./cli/init.js') },
   check: { summary: 'validate the schema files and permissions.yaml (--root DIR); exit 1 with every problem', load: () => import('./cli/check.js') },
+  webhooks: { summary: 'see and replay webhook deliveries (list | deliveries [--target NAME] [--state S] | retry <id>)', load: () => import('./cli/webhooks.js') },
   openapi: { summary: 'print the OpenAPI 3.1 document of a role ([--root DIR] [--role R] [--out FILE])', load: () => import('./cli/openapi.js') },
   types: { summary: 'write TypeScript types of the API\'s responses ([--root DIR] [--out FILE])', load: () => import('./cli/types.js') },
   'import-strapi': { summary: 'convert a Strapi v4 app\'s schema.json files to YAML (<app-dir> [--out DIR])', load: () => import('./cli/import-strapi.js') },

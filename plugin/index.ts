@@ -40,6 +40,9 @@ import type { EventEmitter } from 'node:events';
 import { EndUsers } from './auth/end-users.js';
 import { usersConfig, type UsersOptions } from './auth/options.js';
 import { UserStore } from './auth/user-store.js';
+import { postgresDialect } from './sql/dialect/postgres.js';
+import { sqliteDialect } from './sql/dialect/sqlite.js';
+import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
 
 export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
@@ -55,6 +58,9 @@ export type { HealthPaths } from './http/health.js';
 export type { EntryEvent, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
+export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
+export type { WebhookConfig, WebhookEvent, WebhookTarget } from './webhooks/config.js';
+export { signature as webhookSignature } from './webhooks/send.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
@@ -169,6 +175,12 @@ export interface ContentApiOptions {
    * role on every route. Off by default.
    */
   users?: UsersOptions;
+  /**
+   * Webhooks (docs/webhooks.md): targets from `<root>/webhooks.yaml` (or `file`), reloaded when it
+   * changes; each write records its events in an outbox table in its own transaction, and this
+   * process delivers them unless `deliver: false`.
+   */
+  webhooks?: WebhooksOption;
 }
 
 export interface ContentApi {
@@ -188,6 +200,8 @@ export interface ContentApi {
   readonly models: ModelSet;
   /** `entry.create`, `entry.update`, `entry.delete`, `entry.publish`, `entry.unpublish`: told after a write of the API commits. */
   readonly events: EventEmitter;
+  /** webhooks.yaml in force, its reload, and `outbox.recordMediaEvent` for writes of files. */
+  readonly webhooks: Webhooks;
   /**
    * Reads permissions.yaml again and puts it in force for the next request (plans of the old
    * rules are dropped). An invalid or empty file throws a SchemaError with every problem, a
@@ -232,6 +246,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   let cacheControl: CacheControlPolicy;
   let lifecycleModules: Map<string, LifecycleHooks>;
   let userStore: UserStore | null = null;
+  let webhooks: Webhooks | null = null;
   try {
     await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
@@ -244,7 +259,14 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     // Readers in worker threads and a writer then never block each other. Only on a database the
     // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.
     if (ownsDatabase && options.sync !== false && clientOf(knex) === 'sqlite') await knex.raw('PRAGMA journal_mode = WAL');
+    webhooks = await startWebhooks(
+      { knex, registry, dialect: clientOf(knex) === 'postgres' ? postgresDialect : sqliteDialect, limits: { defaultLimit: 1, maxLimit: 1, withCount: false, maxRelationHops: options.maxRelationHops }, sync: options.sync !== false },
+      options.webhooks?.file ?? join(root, 'webhooks.yaml'),
+      // Watched as permissions.yaml is, unless the option says otherwise.
+      { watch: options.watchPermissions !== false, ...options.webhooks },
+    );
   } catch (error) {
+    await webhooks?.close();
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
@@ -254,6 +276,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const ownedReplicas = replicas.filter((_, index) => typeof options.replicas![index] === 'string');
   if (replicas.some((replica) => clientOf(replica) !== 'postgres') || (replicas.length && clientOf(knex) !== 'postgres')) {
     await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
+    await webhooks.close();
     if (ownsDatabase) await knex.destroy();
     throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database');
   }
@@ -271,6 +294,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   } catch (error) {
     await executor.close();
     if (primaryExecutor !== executor) await primaryExecutor.close();
+    await webhooks.close();
     if (ownsDatabase) await knex.destroy();
     throw error;
   }
@@ -294,6 +318,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     now: options.now ?? Date.now,
     primaryExecutor,
     lifecycles: new Lifecycles(options.lifecycles, lifecycleModules),
+    outbox: webhooks.outbox,
   };
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
@@ -345,9 +370,11 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     knex,
     models: buildModels(registry, knex),
     events: engine.lifecycles.events,
+    webhooks,
     reloadPermissions,
     async close() {
       watcher?.close();
+      await webhooks.close();
       await executor.close();
       if (primaryExecutor !== executor) await primaryExecutor.close();
       await Promise.all(ownedReplicas.map((replica) => replica.destroy()));

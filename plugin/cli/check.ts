@@ -1,6 +1,6 @@
 /**
- * `content-api check [--root DIR] [--allow-missing-permissions]`: validate the schema files and
- * permissions.yaml against them, and report every problem at once — what `serve` would refuse.
+ * `content-api check [--root DIR] [--allow-missing-permissions]`: validate the schema files,
+ * permissions.yaml and webhooks.yaml (when there is one) against them, and report every problem at once — what `serve` would refuse.
  * Exit 0 when both load, 1 with the problems, 2 on a usage error. A missing permissions.yaml is a
  * problem, as it is for `serve`, unless `--allow-missing-permissions` says the API is meant to be
  * closed.
@@ -12,6 +12,7 @@ import { loadSchema } from '../schema/load.js';
 import { formatProblem, SchemaError, type SchemaProblem } from '../schema/problems.js';
 import type { Registry } from '../schema/registry.js';
 import { commandHelp, parseCommand, plural } from './common.js';
+import { checkWebhooksFile } from '../webhooks/check-file.js';
 
 const PERMISSIONS_FILE = 'permissions.yaml';
 const OPTIONS = {
@@ -39,12 +40,14 @@ export async function run(args: string[]): Promise<number> {
   }
   const checked = await checkPermissions(join(root, PERMISSIONS_FILE), registry);
   const missing = checked.missing && !values['allow-missing-permissions'];
-  const problems = [...schemaProblems, ...checked.problems];
+  const webhooks = await checkWebhooksFile(root, registry);
+  const problems = [...schemaProblems, ...checked.problems, ...webhooks.problems];
   if (registry && !problems.length && !missing) {
     const summary = checked.permissions
       ? `${PERMISSIONS_FILE} ok: ${plural(checked.permissions.roles.size, 'role')}, ${plural(checked.permissions.tokens.length, 'token')}`
       : `no ${PERMISSIONS_FILE}: the API is closed to every caller`;
     process.stdout.write(`schema ok: ${plural(registry.contentTypes.length, 'content type')}, ${plural(registry.components.length, 'component')}\n${summary}\n`);
+    if (webhooks.summary) process.stdout.write(`${webhooks.summary}\n`);
     return 0;
   }
   // Paths relative to the working folder, so terminals and editors can open them.

@@ -21,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import Koa from 'koa';
 import { pino, type DestinationStream } from 'pino';
 import { contentApi, type ContentApiOptions } from '../index.js';
+import { clientOf } from '../storage/database.js';
 import { parseCorsOrigins } from '../http/cors.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { DEFAULT_TIMEOUT_MS } from '../sql/execute.js';
@@ -139,6 +140,8 @@ export async function run(args: string[]): Promise<number> {
   if (inWorker) {
     // The primary synced and seeded; each process takes its share of the cores for its read workers.
     options.sync = false;
+    // On SQLite the primary delivers the webhooks (deliveries are not locked there); on PostgreSQL every worker does.
+    if (prepareDatabase(values.database, { create: false }).client === 'sqlite') options.webhooks = { deliver: false };
     options.sqliteReadWorkers = Math.max(1, Math.round(availableParallelism() / workers)) + 1;
   }
   const live = values.watch
@@ -189,6 +192,10 @@ export async function run(args: string[]): Promise<number> {
       () => process.stdout.write('permissions.yaml reloaded\n'),
       (error: unknown) => process.stderr.write(`permissions.yaml not reloaded, the rules in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
     );
+    api.webhooks.reload().then(
+      () => (api.webhooks.config().targets.length ? process.stdout.write('webhooks.yaml reloaded\n') : undefined),
+      (error: unknown) => process.stderr.write(`webhooks.yaml not reloaded, the webhooks in force stay:\n${error instanceof Error ? error.message : String(error)}\n`),
+    );
   });
   const signal = shutdownOnSignals(
     server,
@@ -210,13 +217,16 @@ export async function run(args: string[]): Promise<number> {
 /** `--workers N` above 1: the database prepared once here, then N processes serving it. */
 async function servePrimary(options: ContentApiOptions, workers: number, seed: boolean, host: string): Promise<number> {
   const api = await contentApi({ ...options, logger: false, sqliteReadWorkers: 0, watchPermissions: false });
+  // On SQLite the primary stays open to deliver the webhooks the workers' writes record.
+  const delivers = clientOf(api.knex) === 'sqlite' && api.webhooks.config().targets.length > 0;
   try {
     const summary = seed ? await seedIfEmpty(api.knex, api.registry) : null;
     if (summary) process.stdout.write(`${formatSummary(summary).join('\n')}\n`);
   } finally {
-    await api.close();
+    if (!delivers) await api.close();
   }
   const code = await superviseWorkers(workers, (port) => process.stdout.write(`content-api listening on http://${host}:${port}/api (${workers} processes)\n`));
+  if (delivers) await api.close();
   process.stdout.write('content-api stopped\n');
   return code;
 }

@@ -5,6 +5,7 @@
  */
 import { loadSchema } from '../schema/load.js';
 import { syncSchema } from '../storage/sync.js';
+import { syncWebhookTables } from '../webhooks/check-file.js';
 import { commandHelp, parseCommand, plural, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, withDatabase } from './common.js';
 
 const USAGE = commandHelp('sync [--root DIR] [--database URL]', SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP);
@@ -15,7 +16,11 @@ export async function run(args: string[]): Promise<number> {
   const registry = await loadSchema(values.root);
   return withDatabase(prepareDatabase(values.database), async (knex) => {
     const changes = await syncSchema(knex, registry, { log: (line) => process.stdout.write(`${line}\n`) });
-    process.stdout.write(changes.length ? `${plural(changes.length, 'change')}\n` : 'database is up to date\n');
+    // The webhook outbox's tables, when webhooks.yaml declares targets.
+    const tables = await syncWebhookTables(knex, values.root, registry);
+    for (const table of tables) process.stdout.write(`created table ${table}\n`);
+    const count = changes.length + tables.length;
+    process.stdout.write(count ? `${plural(count, 'change')}\n` : 'database is up to date\n');
     return 0;
   });
 }

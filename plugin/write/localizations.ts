@@ -16,7 +16,7 @@ import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
 import { mustMatchWritten, ruledData } from './write-rules.js';
-import { answerOf, lockNamesOf, newEntryColumns, parseData, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
+import { answerOf, lockNamesOf, newEntryColumns, parseData, recordEvents, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
@@ -44,8 +44,10 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
     await joinLocalizationGroup(store, model, created, request.id);
     await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
+    await recordEvents(engine, store, model, ['create'], created);
     return created;
   });
+  engine.outbox?.committed();
   const answer = await answerOf(engine, { ...request, id, querystring: 'populate[0]=localizations' });
   const created = (JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data;
   answer.release?.();

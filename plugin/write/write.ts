@@ -23,6 +23,7 @@ import { inTransaction } from './transaction.js';
 import { linkListedLocalizations } from './localization-group.js';
 import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles } from './lifecycles.js';
 import { mustMatchToChange, mustMatchWritten, ruledData } from './write-rules.js';
+import type { Outbox } from '../webhooks/outbox.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -35,6 +36,8 @@ export interface WriteEngine extends ReadEngine {
   readonly primaryExecutor: Executor;
   /** The `lifecycles` hooks and `api.events` (write/lifecycles.ts). */
   readonly lifecycles: Lifecycles;
+  /** Where the write's webhook events are recorded, in its transaction (plugin/webhooks); absent without webhooks. */
+  readonly outbox?: Outbox;
 }
 
 /** The written entry, read back from the primary, shaped by the request's `fields` and `populate`. */
@@ -112,6 +115,11 @@ export async function runAfterHooks(engine: WriteEngine, request: WriteRequest, 
   }
 }
 
+/** Records the write's webhook events in its transaction (plugin/webhooks/outbox.ts): those of the actions no target wants are not. */
+export async function recordEvents(engine: WriteEngine, store: RowStore, model: Model, actions: readonly (LifecycleAction | null)[], id: number): Promise<void> {
+  await engine.outbox?.recordEntryEvents(store.trx, model, actions.filter((action): action is LifecycleAction => action !== null), id, store.now);
+}
+
 /** Checks the caller may do `action` on the type (before its body is read); answers its grants, which every write then takes. */
 export function grantsToWrite(request: Pick<WriteRequest, 'rules' | 'role' | 'model'>, action: Action): Grants {
   const grants = grantsFor(request.rules.permissions, request.role);
@@ -177,8 +185,10 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
     if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
     await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
+    await recordEvents(engine, store, model, ['create', published], created);
     return created;
   });
+  engine.outbox?.committed();
   const answer = await answerOf(engine, { ...request, id });
   await runAfterHooks(engine, request, 'create', published, () => answeredEntry(answer.body), id);
   return answer;
@@ -214,14 +224,16 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     await mustMatchToChange(store, engine.executor.dialect, model, id, rule, request.caller);
     if (problems.length) throw new DataValidationError(problems);
     // Whether the entry was published, for the publish and unpublish events: read only when someone hears of them.
-    const was = model.draftAndPublish && engine.lifecycles.heard(model) ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
+    const was = model.draftAndPublish && (engine.lifecycles.heard(model) || engine.outbox?.wants(model, ['publish', 'unpublish'])) ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
     const hooked = await runBeforeHooks(engine, request, 'update', rest, was, (given, found) => parseData(engine, grants, model, given, { partial: true, path: [], draft }, found), { store, locked: lockNamesOf(engine, parsed) }, { id });
     published = hooked.publication;
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
     await mustMatchWritten(store, engine.executor.dialect, model, id, rule, request.caller);
+    await recordEvents(engine, store, model, ['update', published], id);
   });
+  engine.outbox?.committed();
   const answer = await answerOf(engine, request);
   await runAfterHooks(engine, request, 'update', published, () => answeredEntry(answer.body), id);
   return answer;
@@ -244,12 +256,14 @@ export async function deleteEntry(engine: WriteEngine, request: WriteRequest & {
       if (engine.lifecycles.hooked(request.model)) {
         await engine.lifecycles.before(request.model, engine.lifecycles.event(request.model, 'delete', request.role, request.hooks, { id: request.id, entry: answeredEntry(answer.body) }));
       }
+      await recordEvents(engine, store, request.model, ['delete'], request.id);
       await deleteRow(store, request.model, request.id);
     });
   } catch (error) {
     answer.release?.();
     throw error;
   }
+  engine.outbox?.committed();
   await runAfterHooks(engine, request, 'delete', null, () => answeredEntry(answer.body), request.id);
   return answer;
 }

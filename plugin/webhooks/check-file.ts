@@ -1,0 +1,38 @@
+/** `content-api check`'s and `sync`'s look at webhooks.yaml. */
+import { readFile } from 'node:fs/promises';
+import type { Knex } from 'knex';
+import { join } from 'node:path';
+import type { Registry } from '../schema/registry.js';
+import { SchemaError, type SchemaProblem } from '../schema/problems.js';
+import { parseYamlSource } from '../schema/yaml-source.js';
+import { loadWebhooks, parseWebhooks } from './config.js';
+import { createWebhookTables } from './tables.js';
+
+export const WEBHOOKS_FILE = 'webhooks.yaml';
+
+/** `check`: the file's problems (file:line:col), or a one-line summary; nothing when there is no file. */
+export async function checkWebhooksFile(root: string, registry: Registry | null): Promise<{ problems: readonly SchemaProblem[]; summary: string | null }> {
+  let text: string;
+  try {
+    text = await readFile(join(root, WEBHOOKS_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { problems: [], summary: null };
+    throw error;
+  }
+  // Without a schema, only the YAML itself can be checked.
+  if (!registry) return { problems: parseYamlSource(WEBHOOKS_FILE, text).problems, summary: null };
+  try {
+    const config = parseWebhooks(text, WEBHOOKS_FILE, registry);
+    const count = config.targets.length;
+    return { problems: [], summary: `${WEBHOOKS_FILE} ok: ${count} target${count === 1 ? '' : 's'}` };
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    return { problems: error.problems, summary: null };
+  }
+}
+
+/** `content-api sync`: the outbox tables, when webhooks.yaml declares targets; answers the tables created. */
+export async function syncWebhookTables(knex: Knex, root: string, registry: Registry): Promise<string[]> {
+  const config = await loadWebhooks(join(root, WEBHOOKS_FILE), WEBHOOKS_FILE, registry);
+  return config?.targets.length ? createWebhookTables(knex) : [];
+}
