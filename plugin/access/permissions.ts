@@ -5,6 +5,7 @@
  *     public:
  *       article: [find, findOne]       # a type by singularName, pluralName or uid
  *       file: [find]                   # the media file type: needed to populate media
+ *                                      # (and findOne, upload, destroy: the upload routes)
  *     editor:
  *       article: [find, findOne, preview, create, update, delete]
  *   tokens:
@@ -20,8 +21,11 @@ import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
 
-export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete';
-const ACTIONS: ReadonlySet<string> = new Set<Action>(['find', 'findOne', 'preview', 'create', 'update', 'delete']);
+export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete' | FileAction;
+/** The media library's own actions (Strapi's `plugin::upload.content-api.upload` and `.destroy`), on `file` only. */
+export type FileAction = 'upload' | 'destroy';
+const ACTIONS: ReadonlySet<string> = new Set<Action>(['find', 'findOne', 'preview', 'create', 'update', 'delete', 'upload', 'destroy']);
+const FILE_ACTIONS: ReadonlySet<string> = new Set<FileAction>(['upload', 'destroy']);
 
 export interface Permissions {
   /** role → model uid → actions */
@@ -138,7 +142,8 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
       }
       const set = new Set<Action>();
       actions.forEach((action, index) => {
-        if (typeof action === 'string' && ACTIONS.has(action)) set.add(action as Action);
+        if (typeof action === 'string' && FILE_ACTIONS.has(action) && uid && uid !== registry.file.uid) report(['roles', role, type, index], `"${action}" is an action on file (the media library) only`);
+        else if (typeof action === 'string' && ACTIONS.has(action)) set.add(action as Action);
         else report(['roles', role, type, index], `unknown action ${JSON.stringify(action)}; expected find, findOne, preview, create, update or delete`);
       });
       if (uid) grants.set(uid, set);
