@@ -36,6 +36,11 @@ import { compileScalarChecker } from './write/scalar-values.js';
 import type { WriteEngine } from './write/write.js';
 import { Lifecycles, loadLifecycleModules, type LifecycleHooks, type LifecycleOption } from './write/lifecycles.js';
 import type { EventEmitter } from 'node:events';
+import compose from 'koa-compose';
+import { syncFolderTables } from './upload/folder-tables.js';
+import { MediaLibrary } from './upload/media-library.js';
+import { uploadSettings, type UploadOptions } from './upload/options.js';
+import { serveLocalUploads } from './upload/serve-local.js';
 
 export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
@@ -50,6 +55,9 @@ export type { HealthPaths } from './http/health.js';
 export type { EntryEvent, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
+export type { UploadOptions } from './upload/options.js';
+export type { StorageProvider, StoredObject, StoredLocation } from './upload/provider.js';
+export { createLocalProvider, type LocalProviderOptions } from './upload/local-provider.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
@@ -157,6 +165,12 @@ export interface ContentApiOptions {
    * after those of `'*'` and before these.
    */
   lifecycles?: LifecycleOption;
+  /**
+   * The media library (Strapi's upload routes, docs/uploads.md): where files go, size and count
+   * limits, image formats. On by default; the routes need `upload`, `find`, `findOne` or `destroy`
+   * on `file` in permissions.yaml. `false` serves neither the routes nor `/uploads`.
+   */
+  upload?: UploadOptions | false;
 }
 
 export interface ContentApi {
@@ -225,6 +239,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
     if (options.sync !== false) await syncSchema(knex, registry);
+    if (options.sync !== false && options.upload !== false) await syncFolderTables(knex);
     // Readers in worker threads and a writer then never block each other. Only on a database the
     // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.
     if (ownsDatabase && options.sync !== false && clientOf(knex) === 'sqlite') await knex.raw('PRAGMA journal_mode = WAL');
@@ -275,6 +290,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     primaryExecutor,
     lifecycles: new Lifecycles(options.lifecycles, lifecycleModules),
   };
+  const upload = options.upload === false ? null : uploadSettings(options.upload ?? {}, root);
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
   const reloadPermissions = async (): Promise<void> => {
@@ -300,6 +316,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
+    upload: upload ? new MediaLibrary(engine, upload, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : undefined,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);
@@ -314,8 +331,9 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     },
     options.notFound !== false ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes,
   );
+  const served = upload?.localFolder ? compose([serveLocalUploads(upload.localFolder), apiRoutes]) : apiRoutes;
   return {
-    routes: () => apiRoutes,
+    routes: () => served,
     allowedMethods: () => methodErrorsAsJson(router.allowedMethods() as unknown as Middleware) as unknown as Middleware,
     registry,
     get permissions() {

@@ -19,6 +19,8 @@ import { addExplorerRoutes } from './explorer-routes.js';
 import { addWriteRoutes } from './write-routes.js';
 import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
+import { addUploadRoutes } from '../upload/routes.js';
+import type { MediaLibrary } from '../upload/media-library.js';
 
 export interface RouterOptions {
   /** Where a lifecycle hook's or event listener's failure after commit goes (default: the app's 'error' event). */
@@ -41,6 +43,8 @@ export interface RouterOptions {
   readonly recordStats?: (ctx: Context, stats: ExecutionStats) => void;
   /** Largest write body in bytes: a larger one is a 413. */
   readonly maxBodyBytes: number;
+  /** The media library's routes (`/upload`, `/upload/files`), when it is on. */
+  readonly upload?: MediaLibrary;
 }
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
@@ -51,6 +55,7 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
   router.use(conditionalGet);
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
+  if (options.upload) addUploadRoutes(router, engine, options.upload, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
