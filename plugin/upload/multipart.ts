@@ -36,8 +36,10 @@ export interface FormLimits {
   readonly maxFiles: number;
 }
 
-const MAX_FIELDS = 100;
-const MAX_FIELD_BYTES = 1024 * 1024;
+const MAX_FIELDS = 20;
+const MAX_FIELD_BYTES = 256 * 1024;
+/** Room for the part headers and boundaries around each file. */
+const PART_OVERHEAD_BYTES = 64 * 1024;
 
 /** Strapi's answer to a file over the limit (its body parser's), kept word for word. */
 export const fileTooBig = () => new ApiError('PayloadTooLargeError', 'FileTooBig');
@@ -50,13 +52,14 @@ export async function receiveForm(ctx: Context, limits: FormLimits, folder: stri
   if (!ctx.is('multipart')) return EMPTY_FORM;
   const declared = Number(ctx.get('content-length') || 0);
   // A body that says it is larger than every file the request may hold is refused before it is read.
-  if (declared > limits.maxFiles * limits.maxFileBytes + MAX_FIELDS * MAX_FIELD_BYTES) throw fileTooBig();
+  if (declared > limits.maxFiles * (limits.maxFileBytes + PART_OVERHEAD_BYTES) + MAX_FIELDS * MAX_FIELD_BYTES) throw fileTooBig();
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: ctx.req.headers,
       defParamCharset: 'utf8',
-      limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+      // busboy stops a file at `fileSize` bytes and calls that the limit: one byte more tells a file of exactly maxFileBytes from a larger one.
+      limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
     });
   } catch {
     throw new ValidationError('', 'Invalid multipart body: no boundary');

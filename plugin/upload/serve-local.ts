@@ -43,21 +43,24 @@ export function serveLocalUploads(folder: string, prefix = '/uploads'): Middlewa
     }
     const range = requestedRange(ctx, stats.size);
     if (range === 'unsatisfiable') {
+      ctx.body = '';
       ctx.status = 416;
       ctx.set('Content-Range', `bytes */${stats.size}`);
-      ctx.body = null;
       return;
     }
     if (range) {
       ctx.status = 206;
       ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stats.size}`);
-      ctx.length = range.end - range.start + 1;
-      ctx.body = ctx.method === 'HEAD' ? null : createReadStream(path, range);
-      return;
     }
-    ctx.length = stats.size;
-    ctx.body = ctx.method === 'HEAD' ? null : createReadStream(path);
+    sendFile(ctx, path, range ?? { start: 0, end: stats.size - 1 });
   };
+}
+
+/** The bytes `start`..`end` of the file; for HEAD their length only (no file is opened). */
+function sendFile(ctx: Context, path: string, range: { start: number; end: number }): void {
+  // Koa would not read a stream it does not send: HEAD gets an empty body with the real length.
+  ctx.body = ctx.method === 'HEAD' || range.end < range.start ? '' : createReadStream(path, range);
+  ctx.length = range.end - range.start + 1;
 }
 
 /**
