@@ -316,7 +316,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
-    upload: upload ? new MediaLibrary(engine, upload, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : undefined,
+    upload: upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : undefined,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);

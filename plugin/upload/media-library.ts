@@ -26,10 +26,16 @@ export class MediaLibrary {
   constructor(
     readonly engine: WriteEngine,
     readonly settings: UploadSettings,
+    /** The time budget of a write's transaction (ms), counted from its start: receiving and processing large files does not use it up. */
+    private readonly timeout: number,
     /** Where a failure to remove an object no longer needed goes (it does not fail the request). */
     readonly report: (error: unknown) => void,
   ) {
     this.limiter = new Limiter(settings.imageConcurrency);
+  }
+
+  private transaction<T>(work: Parameters<typeof inTransaction<T>>[2]): Promise<T> {
+    return inTransaction(this.engine, { locks: ['files'], deadline: Date.now() + this.timeout }, work);
   }
 
   /** Whether uploads go into the API Uploads folder: the database has the folder tables (checked once). */
@@ -38,7 +44,7 @@ export class MediaLibrary {
   }
 
   /** `POST /upload` with files: the new files' ids, in the order they were sent. */
-  async upload(form: UploadForm, grants: Grants, folder: string, deadline: number): Promise<number[]> {
+  async upload(form: UploadForm, grants: Grants, folder: string): Promise<number[]> {
     const infos = parseFileInfo(form.fields.get('fileInfo'), form.files.length);
     const attachment = resolveAttachment(this.engine.registry, grants, form.fields);
     const context: PrepareContext = { settings: this.settings, limiter: this.limiter, folder };
@@ -49,7 +55,7 @@ export class MediaLibrary {
       const stored: StoredFile[] = [];
       for (const file of prepared) stored.push(await objects.putFile(file));
       const withFolders = await this.withFolders();
-      return await inTransaction(this.engine, { locks: ['files'], deadline }, async (store) => {
+      return await this.transaction(async (store) => {
         if (attachment) await checkEntryExists(store, attachment);
         const ids: number[] = [];
         for (const [index, file] of prepared.entries()) {
@@ -66,7 +72,7 @@ export class MediaLibrary {
   }
 
   /** `POST /upload?id=N` with one file: new content under the same id, hash and URL. */
-  async replace(id: number, form: UploadForm, folder: string, deadline: number): Promise<void> {
+  async replace(id: number, form: UploadForm, folder: string): Promise<void> {
     if (form.files.length > 1) throw new ValidationError('', 'Cannot replace a file with multiple ones');
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
     const existing = await readFileObjects(this.engine.knex, id);
@@ -75,7 +81,7 @@ export class MediaLibrary {
     // The file's own object is overwritten in place (its key is kept), so a failure from here on
     // leaves the new content under the old row rather than no content at all.
     const stored = await new StoredObjects(this.settings.provider).putFile(file);
-    await inTransaction(this.engine, { locks: ['files'], deadline }, async (store) => {
+    await this.transaction(async (store) => {
       if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
       await replaceFile(store, id, file, info, stored, this.settings.provider.name);
     });
@@ -86,20 +92,20 @@ export class MediaLibrary {
   }
 
   /** `POST /upload?id=N` without a file: fileInfo only. */
-  async updateInfo(id: number, form: UploadForm, deadline: number): Promise<void> {
+  async updateInfo(id: number, form: UploadForm): Promise<void> {
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
-    await inTransaction(this.engine, { locks: ['files'], deadline }, async (store) => {
+    await this.transaction(async (store) => {
       if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
       await updateFileInfo(store, id, info);
     });
   }
 
   /** `DELETE /upload/files/:id`, once the answer was read: the row and its links, then its objects. */
-  async remove(id: number, deadline: number): Promise<void> {
+  async remove(id: number): Promise<void> {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('file.notFound');
     const withFolders = await this.withFolders();
-    await inTransaction(this.engine, { locks: ['files'], deadline }, (store) => deleteFile(store, id, withFolders));
+    await this.transaction((store) => deleteFile(store, id, withFolders));
     if (existing.provider === this.settings.provider.name) await this.removeObjects(existing.objects);
   }
 

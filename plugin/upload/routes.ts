@@ -45,15 +45,17 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
       let ids: number[];
       if (hasNoFiles(form)) {
         if (id === null) throw new ValidationError('', 'Files are empty');
-        await library.updateInfo(id, form, who.deadline);
+        await library.updateInfo(id, form);
         ids = [id];
       } else if (id !== null) {
-        await library.replace(id, form, folder, who.deadline);
+        await library.replace(id, form, folder);
         ids = [id];
       } else {
-        ids = await library.upload(form, grantsFor(who.rules.permissions, who.role), folder, who.deadline);
+        ids = await library.upload(form, grantsFor(who.rules.permissions, who.role), folder);
       }
-      const files = await Promise.all(ids.map((fileId) => fileById(engine, who, fileId)));
+      // The answer's reads get their own time budget, counted once the files are in.
+      const answering = { ...who, deadline: Date.now() + options.timeout };
+      const files = await Promise.all(ids.map((fileId) => fileById(engine, answering, fileId)));
       sendJson(ctx, id === null ? files : files[0]);
     } finally {
       await rm(folder, { recursive: true, force: true });
@@ -82,7 +84,7 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
     const answer = await fileById(engine, who, id).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new NotFoundError('file.notFound') : error;
     });
-    await library.remove(id, who.deadline);
+    await library.remove(id);
     sendJson(ctx, answer);
   });
 }
