@@ -7,6 +7,7 @@
  */
 import type { Grants } from '../access/permissions.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
+import { ENTRY_ID } from '../http/entry-id.js';
 import type { MediaAttribute, Registry } from '../schema/registry.js';
 import type { RowStore } from '../write/row-store.js';
 import type { Attachment } from './file-rows.js';
@@ -24,7 +25,7 @@ export function resolveAttachment(registry: Registry, grants: Grants, fields: Re
   if (!model || model.modelType !== 'contentType') throw new ValidationError('ref', `Invalid ref ${JSON.stringify(ref)}: expected the uid of a content type, such as api::article.article`);
   const attribute = model.attributes.get(field);
   if (attribute?.kind !== 'media') throw new ValidationError('field', `Invalid field ${JSON.stringify(field)}: ${ref} has no media attribute of that name`);
-  if (!/^[1-9]\d{0,15}$/.test(refId)) throw new ValidationError('refId', `Invalid refId ${JSON.stringify(refId)}: expected the id of an entry`);
+  if (!ENTRY_ID.test(refId)) throw new ValidationError('refId', `Invalid refId ${JSON.stringify(refId)}: expected the id of an entry`);
   if (!grants.can(model.uid, 'update')) throw new ForbiddenError();
   const media: MediaAttribute = attribute;
   return { uid: model.uid, id: Number(refId), field, multiple: media.multiple, table: model.tableName, allowedTypes: media.allowedTypes };

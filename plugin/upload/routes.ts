@@ -15,6 +15,7 @@ import { resolveCaller } from '../access/role.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { read, type ReadResult } from '../read.js';
 import type { RouterOptions } from '../http/router.js';
+import { parseEntryId } from '../http/entry-id.js';
 import { answerOf, type WriteEngine } from '../write/write.js';
 import { hasNoFiles, type MediaLibrary } from './media-library.js';
 import { receiveForm } from './multipart.js';
@@ -115,15 +116,13 @@ async function fileById(engine: WriteEngine, who: Caller, id: number): Promise<R
 
 /** `:id` of the files routes: anything but a positive integer names no file (Strapi's 404). */
 function fileId(raw: string | undefined): number {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError('file.notFound');
-  return Number(raw);
+  return parseEntryId(raw, 'file.notFound');
 }
 
 /** `?id=` of the upload route: a file to replace, or none. */
 function uploadId(raw: unknown): number | null {
   if (raw === undefined || raw === '') return null;
-  if (typeof raw !== 'string' || !/^[1-9]\d{0,15}$/.test(raw)) throw new NotFoundError('Entity not found');
-  return Number(raw);
+  return parseEntryId(typeof raw === 'string' ? raw : undefined, 'Entity not found');
 }
 
 function sendJson(ctx: Context, body: unknown): void {
