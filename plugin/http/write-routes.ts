@@ -18,6 +18,7 @@ import { parseEntryId } from './entry-id.js';
 import { readJsonBody } from './read-body.js';
 import { sendRead } from './send-read.js';
 import type { RouterOptions } from './router.js';
+import { receiveEntryFiles } from '../upload/entry-files.js';
 
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
 
@@ -51,10 +52,13 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const { role } = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
   const grants = grantsToWrite({ rules, role, model }, action);
   const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
-  const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
+  const entryFiles = withBody && options.upload ? await receiveEntryFiles(ctx, options.upload, model) : null;
+  const body = entryFiles ? entryFiles.body : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   // A hook's failure after commit goes where the app's other unexpected failures go.
   const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
-  const result = await run({ model, id, querystring: ctx.querystring, role, rules, deadline, body, hooks }, grants);
+  // Receiving an entry's files does not use up the time budget of its write.
+  const request = { model, id, querystring: ctx.querystring, role, rules, deadline: entryFiles ? Date.now() + options.timeout : deadline, body, hooks };
+  const result = entryFiles ? await entryFiles.write(() => run(request, grants), request, options.timeout) : await run(request, grants);
   ctx.set('Cache-Control', 'no-store');
   if (Buffer.isBuffer(result)) {
     ctx.type = 'application/json';

@@ -9,14 +9,14 @@ import type { Grants } from '../access/permissions.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { inTransaction } from '../write/transaction.js';
 import type { WriteEngine } from '../write/write.js';
-import { checkAllowedType, checkEntryExists, resolveAttachment } from './attachment.js';
-import { parseFileInfo } from './file-info.js';
+import { checkAllowedType, checkEntryExists, resolveAttachment, type ResolvedAttachment } from './attachment.js';
+import { parseFileInfo, type FileInfo } from './file-info.js';
 import { attachFile, deleteFile, insertFile, readFileObjects, replaceFile, updateFileInfo } from './file-rows.js';
 import { hasFolderTables } from './folder-tables.js';
 import { Limiter } from './limiter.js';
 import type { ReceivedFile, UploadForm } from './multipart.js';
 import type { UploadSettings } from './options.js';
-import { prepareFile, type PrepareContext } from './prepare-file.js';
+import { prepareFile, type PrepareContext, type PreparedFile } from './prepare-file.js';
 import { StoredObjects, type StoredFile } from './store-objects.js';
 
 export class MediaLibrary {
@@ -47,9 +47,20 @@ export class MediaLibrary {
   async upload(form: UploadForm, grants: Grants, folder: string): Promise<number[]> {
     const infos = parseFileInfo(form.fields.get('fileInfo'), form.files.length);
     const attachment = resolveAttachment(this.engine.registry, grants, form.fields);
+    const prepared = await this.prepare(form.files, infos, folder, attachment);
+    return this.add(prepared, infos, attachment);
+  }
+
+  /** The files checked and processed in `folder`, nothing stored yet; each of a type `attachment` allows. */
+  async prepare(files: readonly ReceivedFile[], infos: readonly (FileInfo | undefined)[], folder: string, attachment: ResolvedAttachment | null): Promise<PreparedFile[]> {
     const context: PrepareContext = { settings: this.settings, limiter: this.limiter, folder };
-    const prepared = await Promise.all(form.files.map((file, index) => prepareFile(file, infos[index]?.name, context)));
+    const prepared = await Promise.all(files.map((file, index) => prepareFile(file, infos[index]?.name, context)));
     if (attachment) for (const file of prepared) checkAllowedType(attachment, file.mime);
+    return prepared;
+  }
+
+  /** Stores prepared files and writes their rows (attached when asked) in one transaction; answers their ids. */
+  async add(prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null): Promise<number[]> {
     const objects = new StoredObjects(this.settings.provider);
     try {
       const stored: StoredFile[] = [];

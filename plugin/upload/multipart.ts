@@ -28,12 +28,17 @@ export interface ReceivedFile {
 export interface UploadForm {
   /** Text parts by name; a name sent more than once keeps every value, in order. */
   readonly fields: ReadonlyMap<string, readonly string[]>;
-  readonly files: readonly ReceivedFile[];
+  readonly files: readonly NamedFile[];
 }
 
 export interface FormLimits {
   readonly maxFileBytes: number;
   readonly maxFiles: number;
+}
+
+/** A file part with the name it was sent under (`files`, `files.gallery`). */
+export interface NamedFile extends ReceivedFile {
+  readonly part: string;
 }
 
 const MAX_FIELDS = 20;
@@ -48,7 +53,11 @@ const tooMany = (what: string) => new ApiError('PayloadTooLargeError', `Too many
 /** An empty form for a request that is not multipart (Strapi answers it as one without files). */
 const EMPTY_FORM: UploadForm = { fields: new Map(), files: [] };
 
-export async function receiveForm(ctx: Context, limits: FormLimits, folder: string): Promise<UploadForm> {
+/**
+ * The form; file parts are kept when `isFilePart(name)` (the upload route's `files`; an entry
+ * write's `files.<attribute>` and any other, which it then refuses by name).
+ */
+export async function receiveForm(ctx: Context, limits: FormLimits, folder: string, isFilePart: (name: string) => boolean = (name) => name === 'files'): Promise<UploadForm> {
   if (!ctx.is('multipart')) return EMPTY_FORM;
   const declared = Number(ctx.get('content-length') || 0);
   // A body that says it is larger than every file the request may hold is refused before it is read.
@@ -64,12 +73,12 @@ export async function receiveForm(ctx: Context, limits: FormLimits, folder: stri
   } catch {
     throw new ValidationError('', 'Invalid multipart body: no boundary');
   }
-  return collect(ctx.req, parser, folder);
+  return collect(ctx.req, parser, folder, isFilePart);
 }
 
-function collect(request: Readable, parser: busboy.Busboy, folder: string): Promise<UploadForm> {
+function collect(request: Readable, parser: busboy.Busboy, folder: string, isFilePart: (name: string) => boolean): Promise<UploadForm> {
   const fields = new Map<string, string[]>();
-  const files: ReceivedFile[] = [];
+  const files: NamedFile[] = [];
   const writes: Promise<void>[] = [];
   let failure: ApiError | null = null;
   const fail = (error: ApiError) => {
@@ -81,13 +90,13 @@ function collect(request: Readable, parser: busboy.Busboy, folder: string): Prom
       else fields.set(name, [...(fields.get(name) ?? []), value]);
     });
     parser.on('file', (name, stream, info) => {
-      // Strapi reads the `files` parts only; others are drained, as it ignores them.
-      if (name !== 'files' || failure) {
+      // The upload route reads the `files` parts only; others are drained, as Strapi ignores them.
+      if (!isFilePart(name) || failure) {
         stream.resume();
         return;
       }
       const path = join(folder, `part-${files.length}`);
-      const received = { filename: info.filename ?? '', declaredType: info.mimeType, path, bytes: 0 };
+      const received = { part: name, filename: info.filename ?? '', declaredType: info.mimeType, path, bytes: 0 };
       files.push(received);
       stream.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
       stream.on('limit', () => fail(fileTooBig()));

@@ -15,13 +15,13 @@ const TYPES = {
   '.html': 'text/html',
 };
 
-/** A part as it is sent: `{ field, value }` or `{ field: 'files', filename, type, content }`. */
+/** A part as it is sent: `{ field, value }` or `{ field, filename, type, content }` (field `files` unless the part says `name`). */
 export function resolvePart(part, filesDir) {
   if (part.field !== undefined) return { field: part.field, value: part.value };
   const filename = part.filename ?? part.file;
   const content = part.file !== undefined ? readFileSync(join(filesDir, part.file)) : Buffer.alloc(part.bytes, 0x61);
   const type = part.type ?? TYPES[extname(part.file ?? filename).toLowerCase()] ?? 'application/octet-stream';
-  return { field: 'files', filename, type, content };
+  return { field: part.name ?? 'files', filename, type, content };
 }
 
 /** The case's parts as a FormData, for fetch. */

@@ -70,7 +70,8 @@ describe('upload replay', function () {
                 runStartedAt,
               ),
             );
-            if (recorded.request.method === 'POST' && recorded.status === 200 && answer.status === 200) ids.learn(recorded.response, answer.response);
+            const added = normalizer.diffRows(rows.files, nextRows.files).added;
+            ids.learn(recorded.rows.files.added, added);
             rows = nextRows;
             objects = nextObjects;
           } catch (error) {
@@ -102,7 +103,8 @@ describe('upload replay', function () {
 
 async function send(agent: supertest.Agent, recorded: RecordedCase, requests: Awaited<ReturnType<typeof loadHelpers>>['requests']): Promise<{ status: number; response: unknown }> {
   const { method, path, parts, json, token } = recorded.request;
-  let request = (method === 'GET' ? agent.get(path) : method === 'DELETE' ? agent.delete(path) : agent.post(path)).set('Accept', 'application/json');
+  const methods = { GET: agent.get, DELETE: agent.delete, PUT: agent.put, POST: agent.post } as const;
+  let request = methods[method as keyof typeof methods].call(agent, path).set('Accept', 'application/json');
   if (token !== 'none') request = request.set('Authorization', `Bearer ${WRITER_TOKEN}`);
   if (parts) {
     for (const part of parts.map((item) => requests.resolvePart(item, join(UPLOADS_DIR, 'files')))) {

@@ -43,9 +43,24 @@ function attachedTogether(names: readonly string[]): UploadDeviation {
   };
 }
 
+/** Strapi answers a malformed multipart entry write with a 500 (or a BadRequestError): a 400 ValidationError with its message. */
+function badMultipart(message: string): UploadDeviation {
+  return {
+    reason: 'a malformed multipart entry write is a 400 ValidationError',
+    expect: (recorded) => ({ ...recorded, status: 400, response: { data: null, error: { status: 400, name: 'ValidationError', message, details: {} } } }),
+  };
+}
+
 export const DEVIATIONS: ReadonlyMap<number, UploadDeviation> = new Map([
   [23, attachedTogether(['gallery-2.png', 'gallery-3.svg'])],
   [37, page(3, 3)],
+  [62, attachedTogether(['entry-1.png', 'entry-2.txt'])],
+  [65, badMultipart("When using multipart/form-data you need to provide your data in a JSON 'data' field.")],
+  [66, badMultipart("Invalid 'data' field. 'data' should be a valid JSON.")],
+  [
+    67,
+    badMultipart(`When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\nFor example, when a media file is named "avatar", make sure the form key name is "files.avatar"`),
+  ],
   [38, page(1, 2)],
   [60, page(0, 3, true)],
   [
