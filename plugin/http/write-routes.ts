@@ -56,9 +56,11 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const body = entryFiles ? entryFiles.body : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   // A hook's failure after commit goes where the app's other unexpected failures go.
   const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
-  // Receiving an entry's files does not use up the time budget of its write.
-  const request = { model, id, querystring: ctx.querystring, role, rules, deadline: entryFiles ? Date.now() + options.timeout : deadline, body, hooks };
-  const result = entryFiles ? await entryFiles.write(() => run(request, grants), request, options.timeout) : await run(request, grants);
+  // Receiving and storing an entry's files does not use up the time budget of its write.
+  const request = { model, id, querystring: ctx.querystring, role, rules, deadline, body, hooks };
+  const result = entryFiles
+    ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite }, grants))
+    : await run(request, grants);
   ctx.set('Cache-Control', 'no-store');
   if (Buffer.isBuffer(result)) {
     ctx.type = 'application/json';

@@ -1,21 +1,19 @@
 /**
  * Entries written with files, as Strapi v4 takes them: a multipart body with the entry's JSON in a
  * `data` part and its files in `files.<attribute>` parts (`files.gallery`). The files are checked
- * and processed before the entry is written, so a bad file writes nothing; once the write has
- * committed they are stored and attached to the entry (its API Uploads folder, order 1, a single
- * media attribute losing the file it had, as Strapi attaches them), and the answer is read again.
- * As in Strapi, the entry and its files are two transactions: a storage that fails after the entry
- * was written leaves the entry without the files (a 503). Media of components (`files.seo.metaImage`)
- * are not taken yet.
+ * and processed, then stored, before the entry is written; their rows and links (the API Uploads
+ * folder, order 1, a single media attribute losing the file it had, as Strapi attaches them) are
+ * written in the entry's own transaction, so the entry and its files are written together or not
+ * at all, and a write that fails removes the stored objects again. Media of components
+ * (`files.seo.metaImage`) are not taken yet.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from 'koa';
 import { ValidationError } from '../errors.js';
-import type { ReadRequest, ReadResult } from '../read.js';
 import type { Model } from '../schema/registry.js';
-import { answerOf } from '../write/write.js';
+import type { RowStore } from '../write/row-store.js';
 import type { ResolvedAttachment } from './attachment.js';
 import type { MediaLibrary } from './media-library.js';
 import { receiveForm, type NamedFile } from './multipart.js';
@@ -28,8 +26,8 @@ const BAD_PART = `When using multipart/form-data you need to provide your files 
 export interface EntryFiles {
   /** The write's body: `{ data }` from the `data` part. */
   readonly body: { readonly data: unknown };
-  /** Runs the write, then attaches the files to the written entry and answers it read again; removes the temporary files in any case. */
-  write(run: () => Promise<ReadResult | Buffer>, request: Omit<ReadRequest, 'action' | 'id'>, timeout: number): Promise<ReadResult | Buffer>;
+  /** Stores the files and runs the write with their rows in its transaction; removes the temporary files in any case. */
+  write<T>(run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T>;
 }
 
 interface AttributeFiles {
@@ -59,7 +57,10 @@ export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, mod
       const attachment = { uid: model.uid, field: name, multiple: attribute.multiple, table: model.tableName, allowedTypes: attribute.allowedTypes };
       groups.push({ attachment, prepared: await library.prepare(files, [], folder, { ...attachment, id: 0 }) });
     }
-    return { body: { data }, write: (run, request, timeout) => writeThenAttach(library, groups, run, request, timeout).finally(() => rm(folder, { recursive: true, force: true })) };
+    return {
+      body: { data },
+      write: (run) => writeWithFiles(library, groups, run).finally(() => rm(folder, { recursive: true, force: true })),
+    };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     throw error;
@@ -77,11 +78,16 @@ function filesByAttribute(files: readonly NamedFile[]): Map<string, NamedFile[]>
   return groups;
 }
 
-async function writeThenAttach(library: MediaLibrary, groups: readonly AttributeFiles[], run: () => Promise<ReadResult | Buffer>, request: Omit<ReadRequest, 'action' | 'id'>, timeout: number): Promise<ReadResult | Buffer> {
-  const written = await run();
-  if (Buffer.isBuffer(written) || groups.length === 0) return written;
-  const id = (JSON.parse(written.body.toString('utf8')) as { data: { id: number } }).data.id;
-  written.release?.();
-  for (const { attachment, prepared } of groups) await library.add(prepared, [], { ...attachment, id });
-  return answerOf(library.engine, { ...request, id, deadline: Date.now() + timeout });
+async function writeWithFiles<T>(library: MediaLibrary, groups: readonly AttributeFiles[], run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T> {
+  const prepared = groups.flatMap((group) => group.prepared);
+  return library.storedWhile(prepared, (stored) =>
+    run(async (store, id) => {
+      let next = 0;
+      for (const group of groups) {
+        const count = group.prepared.length;
+        await library.insertRows(store, group.prepared, [], stored.slice(next, next + count), { ...group.attachment, id });
+        next += count;
+      }
+    }),
+  );
 }

@@ -7,6 +7,7 @@
  */
 import type { Grants } from '../access/permissions.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import type { RowStore } from '../write/row-store.js';
 import { inTransaction } from '../write/transaction.js';
 import type { WriteEngine } from '../write/write.js';
 import { checkAllowedType, checkEntryExists, resolveAttachment, type ResolvedAttachment } from './attachment.js';
@@ -61,25 +62,38 @@ export class MediaLibrary {
 
   /** Stores prepared files and writes their rows (attached when asked) in one transaction; answers their ids. */
   async add(prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null): Promise<number[]> {
+    return this.storedWhile(prepared, (stored) => this.transaction((store) => this.insertRows(store, prepared, infos, stored, attachment)));
+  }
+
+  /**
+   * Stores the prepared files' objects, then runs `write` with what was stored (the rows' values);
+   * when `write` fails, the objects are removed again.
+   */
+  async storedWhile<T>(prepared: readonly PreparedFile[], write: (stored: readonly StoredFile[]) => Promise<T>): Promise<T> {
     const objects = new StoredObjects(this.settings.provider);
     try {
       const stored: StoredFile[] = [];
       for (const file of prepared) stored.push(await objects.putFile(file));
-      const withFolders = await this.withFolders();
-      return await this.transaction(async (store) => {
-        if (attachment) await checkEntryExists(store, attachment);
-        const ids: number[] = [];
-        for (const [index, file] of prepared.entries()) {
-          const id = await insertFile(store, file, infos[index], stored[index], this.settings.provider.name, withFolders);
-          if (attachment) await attachFile(store, id, attachment);
-          ids.push(id);
-        }
-        return ids;
-      });
+      // Known before a transaction holds the database's connection.
+      await this.withFolders();
+      return await write(stored);
     } catch (error) {
       await objects.removeAll();
       throw error;
     }
+  }
+
+  /** The files' rows, in the caller's transaction: answers their ids. */
+  async insertRows(store: RowStore, prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], stored: readonly StoredFile[], attachment: ResolvedAttachment | null): Promise<number[]> {
+    const withFolders = await this.withFolders();
+    if (attachment) await checkEntryExists(store, attachment);
+    const ids: number[] = [];
+    for (const [index, file] of prepared.entries()) {
+      const id = await insertFile(store, file, infos[index], stored[index], this.settings.provider.name, withFolders);
+      if (attachment) await attachFile(store, id, attachment);
+      ids.push(id);
+    }
+    return ids;
   }
 
   /** `POST /upload?id=N` with one file: new content under the same id, hash and URL. */

@@ -1,7 +1,7 @@
 /**
- * Entries written with files (a `data` part and `files.<attribute>` parts): the files are checked
- * before the entry is written, so a refused file or a refused entry writes nothing at all — no
- * entry, no file row, no stored object. On SQLite and PostgreSQL.
+ * Entries written with files (a `data` part and `files.<attribute>` parts): the files' rows are
+ * written in the entry's transaction, so a refused file or a refused entry writes nothing at all —
+ * no entry, no file row, no stored object. On SQLite and PostgreSQL.
  */
 import { expect } from 'chai';
 import { testDatabaseKinds } from '../support/databases.js';
@@ -49,6 +49,10 @@ for (const kind of testDatabaseKinds()) {
 
     it('writes nothing when the entry is refused', async function () {
       await writesNothing(() => create().field('data', JSON.stringify({ description: 'no title' })).attach('files.gallery', testFile('icon.png'), 'x.png'), 400, /title/);
+    });
+
+    it('writes nothing when the entry fails inside its transaction (a related entry missing): files and entry are one write', async function () {
+      await writesNothing(() => create().field('data', JSON.stringify({ title: 'x', category: 99999 })).attach('files.gallery', testFile('photo.jpg'), 'x.jpg'), 400, /99999|category/);
     });
 
     it('writes nothing for a file the attribute does not allow', async function () {
