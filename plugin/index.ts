@@ -43,6 +43,11 @@ import { UserStore } from './auth/user-store.js';
 import { postgresDialect } from './sql/dialect/postgres.js';
 import { sqliteDialect } from './sql/dialect/sqlite.js';
 import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
+import compose from 'koa-compose';
+import { syncFolderTables } from './upload/folder-tables.js';
+import { MediaLibrary } from './upload/media-library.js';
+import { uploadSettings, type UploadOptions } from './upload/options.js';
+import { serveLocalUploads } from './upload/serve-local.js';
 
 export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
@@ -61,6 +66,9 @@ export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
 export type { WebhookConfig, WebhookEvent, WebhookTarget } from './webhooks/config.js';
 export { signature as webhookSignature } from './webhooks/send.js';
+export type { UploadOptions } from './upload/options.js';
+export type { StorageProvider, StoredObject, StoredLocation } from './upload/provider.js';
+export { createLocalProvider, type LocalProviderOptions } from './upload/local-provider.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */
@@ -181,6 +189,12 @@ export interface ContentApiOptions {
    * process delivers them unless `deliver: false`.
    */
   webhooks?: WebhooksOption;
+  /**
+   * The media library (Strapi's upload routes, docs/uploads.md): where files go, size and count
+   * limits, image formats. On by default; the routes need `upload`, `find`, `findOne` or `destroy`
+   * on `file` in permissions.yaml. `false` serves neither the routes nor `/uploads`.
+   */
+  upload?: UploadOptions | false;
 }
 
 export interface ContentApi {
@@ -256,6 +270,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
     if (options.sync !== false) await syncSchema(knex, registry);
+    if (options.sync !== false && options.upload !== false) await syncFolderTables(knex);
     // Readers in worker threads and a writer then never block each other. Only on a database the
     // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.
     if (ownsDatabase && options.sync !== false && clientOf(knex) === 'sqlite') await knex.raw('PRAGMA journal_mode = WAL');
@@ -320,6 +335,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     lifecycles: new Lifecycles(options.lifecycles, lifecycleModules),
     outbox: webhooks.outbox,
   };
+  const upload = options.upload === false ? null : uploadSettings(options.upload ?? {}, root);
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
   const reloadPermissions = async (): Promise<void> => {
@@ -346,6 +362,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     users: users && userStore ? new EndUsers(users, userStore, engine.now) : undefined,
     reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
+    upload: upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : undefined,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);
@@ -360,8 +377,9 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     },
     options.notFound !== false ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes,
   );
+  const served = upload?.localFolder ? compose([serveLocalUploads(upload.localFolder), apiRoutes]) : apiRoutes;
   return {
-    routes: () => apiRoutes,
+    routes: () => served,
     allowedMethods: () => methodErrorsAsJson(router.allowedMethods() as unknown as Middleware) as unknown as Middleware,
     registry,
     get permissions() {

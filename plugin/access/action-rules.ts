@@ -54,6 +54,8 @@ const KEYS_OF: Record<string, readonly string[]> = {
   create: ['where', 'set', 'fields'],
   update: ['where', 'set', 'fields'],
   delete: ['where'],
+  upload: [],
+  destroy: [],
 };
 
 /**
@@ -63,8 +65,8 @@ const KEYS_OF: Record<string, readonly string[]> = {
 export function parseActionRule(raw: unknown, action: Action, model: Model | null, registry: Registry, at: (string | number)[], report: Report): ActionRule | null {
   if (raw === true) return UNCONDITIONAL;
   const keys = KEYS_OF[action] ?? [];
-  if (!isPlainObject(raw)) {
-    report(at, `expected true or a map of ${keys.join(', ')}`);
+  if (!isPlainObject(raw) || !keys.length) {
+    report(at, keys.length ? `expected true or a map of ${keys.join(', ')}` : 'expected true: this action takes no rule');
     return null;
   }
   let failed = false;

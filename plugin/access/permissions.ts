@@ -5,6 +5,7 @@
  *     public:
  *       article: [find, findOne]       # a type by singularName, pluralName or uid
  *       file: [find]                   # the media file type: needed to populate media
+ *                                      # (and findOne, upload, destroy: the upload routes)
  *     editor:
  *       article: [find, findOne, preview, create, update, delete]
  *   tokens:
@@ -21,8 +22,11 @@ import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
 import { parseActionRule, UNCONDITIONAL, type ActionRule } from './action-rules.js';
 
-export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete';
-const ACTIONS: ReadonlySet<string> = new Set<Action>(['find', 'findOne', 'preview', 'create', 'update', 'delete']);
+export type Action = 'find' | 'findOne' | 'preview' | 'create' | 'update' | 'delete' | FileAction;
+/** The media library's own actions (Strapi's `plugin::upload.content-api.upload` and `.destroy`), on `file` only. */
+export type FileAction = 'upload' | 'destroy';
+const ACTIONS: ReadonlySet<string> = new Set<Action>(['find', 'findOne', 'preview', 'create', 'update', 'delete', 'upload', 'destroy']);
+const FILE_ACTIONS: ReadonlySet<string> = new Set<FileAction>(['upload', 'destroy']);
 
 export interface Permissions {
   /** role → model uid → the actions granted, each with its rule */
@@ -118,6 +122,13 @@ export function typeResolver(registry: Registry): (name: string) => string | nul
 
 const ACTION_LIST = 'find, findOne, preview, create, update, delete';
 
+/** Why `action` cannot be granted on `model`, or null when it can. */
+function actionProblem(action: unknown, model: Model | null, registry: Registry): string | null {
+  if (typeof action !== 'string' || !ACTIONS.has(action)) return `unknown action ${JSON.stringify(action)}; expected ${ACTION_LIST}, or on file upload and destroy`;
+  if (FILE_ACTIONS.has(action) && model && model.uid !== registry.file.uid) return `"${action}" is an action on file (the media library) only`;
+  return null;
+}
+
 function parseRoles(raw: unknown, registry: Registry, report: Report): Map<string, Map<string, Map<Action, ActionRule>>> {
   const roles = new Map<string, Map<string, Map<Action, ActionRule>>>();
   if (raw === undefined || raw === null) return roles;
@@ -137,7 +148,7 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
     for (const [type, actions] of Object.entries(types)) {
       const uid = resolve(type);
       if (!uid) report(['roles', role, type], `unknown content type "${type}"`, true);
-      const model = uid ? (registry.models.get(uid) ?? null) : null;
+      const model = uid ? (registry.models.get(uid) ?? (uid === registry.file.uid ? registry.file : null)) : null;
       const granted = parseActions(actions, model, registry, ['roles', role, type], report);
       if (uid && granted) grants.set(uid, granted);
     }
@@ -150,8 +161,9 @@ function parseActions(raw: unknown, model: Model | null, registry: Registry, at:
   const granted = new Map<Action, ActionRule>();
   if (Array.isArray(raw)) {
     raw.forEach((action, index) => {
-      if (typeof action === 'string' && ACTIONS.has(action)) granted.set(action as Action, UNCONDITIONAL);
-      else report([...at, index], `unknown action ${JSON.stringify(action)}; expected ${ACTION_LIST.replace(/, (?=\w+$)/, ' or ')}`);
+      const problem = actionProblem(action, model, registry);
+      if (problem) report([...at, index], problem);
+      else granted.set(action as Action, UNCONDITIONAL);
     });
     return granted;
   }
@@ -160,8 +172,9 @@ function parseActions(raw: unknown, model: Model | null, registry: Registry, at:
     return null;
   }
   for (const [action, value] of Object.entries(raw)) {
-    if (!ACTIONS.has(action)) {
-      report([...at, action], `unknown action "${action}"; expected ${ACTION_LIST.replace(/, (?=\w+$)/, ' or ')}`, true);
+    const problem = actionProblem(action, model, registry);
+    if (problem) {
+      report([...at, action], problem, true);
       continue;
     }
     const rule = parseActionRule(value, action as Action, model, registry, [...at, action], report);

@@ -21,6 +21,8 @@ import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
 import { addUserRoutes } from '../auth/routes.js';
 import type { EndUsers } from '../auth/end-users.js';
+import { addUploadRoutes } from '../upload/routes.js';
+import type { MediaLibrary } from '../upload/media-library.js';
 
 export interface RouterOptions {
   /** Where a lifecycle hook's or event listener's failure after commit goes (default: the app's 'error' event). */
@@ -45,6 +47,8 @@ export interface RouterOptions {
   readonly maxBodyBytes: number;
   /** End users who log in (the `users` option): their routes, and their login tokens on every route. */
   readonly users?: EndUsers;
+  /** The media library's routes (`/upload`, `/upload/files`), when it is on. */
+  readonly upload?: MediaLibrary;
 }
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
@@ -57,6 +61,7 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
   if (options.users) addUserRoutes(router, engine, options.users, options);
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
+  if (options.upload) addUploadRoutes(router, engine, options.upload, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));

@@ -18,6 +18,7 @@ import { parseEntryId } from './entry-id.js';
 import { readJsonBody } from './read-body.js';
 import { sendRead } from './send-read.js';
 import type { RouterOptions } from './router.js';
+import { receiveEntryFiles } from '../upload/entry-files.js';
 
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
 
@@ -52,10 +53,15 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const { role } = caller;
   const grants = grantsToWrite({ rules, role, model }, action);
   const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
-  const body = withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
+  const entryFiles = withBody && options.upload ? await receiveEntryFiles(ctx, options.upload, model) : null;
+  const body = entryFiles ? entryFiles.body : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   // A hook's failure after commit goes where the app's other unexpected failures go.
   const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
-  const result = await run({ model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks }, grants);
+  // Receiving and storing an entry's files does not use up the time budget of its write.
+  const request = { model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks };
+  const result = entryFiles
+    ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite }, grants))
+    : await run(request, grants);
   engine.statistics?.written();
   ctx.set('Cache-Control', 'no-store');
   if (Buffer.isBuffer(result)) {

@@ -50,6 +50,8 @@ export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   readonly body: unknown;
   /** The request's `ctx.state` for the hooks, and where their failures after commit go. */
   readonly hooks?: HookRequest;
+  /** More writes of the entry's own transaction, once its row is written (the files sent with it). */
+  readonly alsoWrite?: (store: RowStore, id: number) => Promise<void>;
 }
 
 /** Whether the write publishes or unpublishes the entry: `publishedAt` going from null to a date, or back. */
@@ -184,6 +186,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     await checkReferences(store, write, null);
     const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
     if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
+    await request.alsoWrite?.(store, created);
     await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
     await recordEvents(engine, store, model, ['create', published], created);
     return created;
@@ -230,6 +233,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
+    await request.alsoWrite?.(store, id);
     await mustMatchWritten(store, engine.executor.dialect, model, id, rule, request.caller);
     await recordEvents(engine, store, model, ['update', published], id);
   });

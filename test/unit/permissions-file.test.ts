@@ -55,9 +55,9 @@ describe('permissions.yaml', () => {
       'extra: 1',
     ].join('\n');
     expect(problemsOf(text, registry)).to.deep.equal([
-      '3:21 roles.public.article.1: unknown action "remove"; expected find, findOne, preview, create, update or delete',
+      '3:21 roles.public.article.1: unknown action "remove"; expected find, findOne, preview, create, update, delete, or on file upload and destroy',
       '4:5 roles.public.nope: unknown content type "nope"',
-      '5:15 roles.public.category: expected a list of actions: find, findOne, preview, create, update, delete',
+      '5:15 roles.public.category: expected a list of actions (find, findOne, preview, create, update, delete), or a map of actions to their rules',
       '7:23 tokens.0.role: expected one of the roles: public',
       '8:146 tokens.1.expiresAt: expected an ISO-8601 date',
       '9:1 extra: unknown key "extra"; expected roles or tokens',

@@ -1,0 +1,93 @@
+/**
+ * Entries written with files, as Strapi v4 takes them: a multipart body with the entry's JSON in a
+ * `data` part and its files in `files.<attribute>` parts (`files.gallery`). The files are checked
+ * and processed, then stored, before the entry is written; their rows and links (the API Uploads
+ * folder, order 1, a single media attribute losing the file it had, as Strapi attaches them) are
+ * written in the entry's own transaction, so the entry and its files are written together or not
+ * at all, and a write that fails removes the stored objects again. Media of components
+ * (`files.seo.metaImage`) are not taken yet.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Context } from 'koa';
+import { ValidationError } from '../errors.js';
+import type { Model } from '../schema/registry.js';
+import type { RowStore } from '../write/row-store.js';
+import type { ResolvedAttachment } from './attachment.js';
+import type { MediaLibrary } from './media-library.js';
+import { receiveForm, type NamedFile } from './multipart.js';
+import type { PreparedFile } from './prepare-file.js';
+
+const NO_DATA = "When using multipart/form-data you need to provide your data in a JSON 'data' field.";
+const BAD_DATA = "Invalid 'data' field. 'data' should be a valid JSON.";
+const BAD_PART = `When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\nFor example, when a media file is named "avatar", make sure the form key name is "files.avatar"`;
+
+export interface EntryFiles {
+  /** The write's body: `{ data }` from the `data` part. */
+  readonly body: { readonly data: unknown };
+  /** Stores the files and runs the write with their rows in its transaction; removes the temporary files in any case. */
+  write<T>(run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T>;
+}
+
+interface AttributeFiles {
+  readonly attachment: Omit<ResolvedAttachment, 'id'>;
+  readonly prepared: readonly PreparedFile[];
+}
+
+/** The entry write's multipart body, or null when the request is not multipart (a JSON write). */
+export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, model: Model): Promise<EntryFiles | null> {
+  if (!ctx.is('multipart')) return null;
+  if (model.kind === 'singleType' || ctx.path.endsWith('/localizations')) throw new ValidationError('', 'Files can be sent with the entry only to POST and PUT of a collection type');
+  const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
+  try {
+    const form = await receiveForm(ctx, library.settings, folder, () => true);
+    const raw = form.fields.get('data')?.[0];
+    if (raw === undefined) throw new ValidationError('', NO_DATA);
+    let data: unknown;
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      throw new ValidationError('', BAD_DATA);
+    }
+    const groups: AttributeFiles[] = [];
+    for (const [name, files] of filesByAttribute(form.files)) {
+      const attribute = model.attributes.get(name);
+      if (attribute?.kind !== 'media') throw new ValidationError(`files.${name}`, `Invalid file part "files.${name}": ${model.uid} has no media attribute of that name (media of components cannot be sent with the entry yet)`);
+      const attachment = { uid: model.uid, field: name, multiple: attribute.multiple, table: model.tableName, allowedTypes: attribute.allowedTypes };
+      groups.push({ attachment, prepared: await library.prepare(files, [], folder, { ...attachment, id: 0 }) });
+    }
+    return {
+      body: { data },
+      write: (run) => writeWithFiles(library, groups, run).finally(() => rm(folder, { recursive: true, force: true })),
+    };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function filesByAttribute(files: readonly NamedFile[]): Map<string, NamedFile[]> {
+  const groups = new Map<string, NamedFile[]>();
+  for (const file of files) {
+    const [prefix, ...path] = file.part.split('.');
+    if (prefix !== 'files' || path.length === 0 || path.some((segment) => segment === '')) throw new ValidationError('', BAD_PART);
+    const name = path.join('.');
+    groups.set(name, [...(groups.get(name) ?? []), file]);
+  }
+  return groups;
+}
+
+async function writeWithFiles<T>(library: MediaLibrary, groups: readonly AttributeFiles[], run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T> {
+  const prepared = groups.flatMap((group) => group.prepared);
+  return library.storedWhile(prepared, (stored) =>
+    run(async (store, id) => {
+      let next = 0;
+      for (const group of groups) {
+        const count = group.prepared.length;
+        await library.insertRows(store, group.prepared, [], stored.slice(next, next + count), { ...group.attachment, id });
+        next += count;
+      }
+    }),
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The media library's writes, each in one pipeline: the files received → checked (fileInfo, ref,
+ * names, types, images decoded) → formats made in the temporary folder → objects stored → rows
+ * written in one transaction. A failure before the transaction commits removes the objects the
+ * request stored, so nothing is left behind; objects a deletion or a replacement no longer needs
+ * are removed after its commit.
+ */
+import type { Grants } from '../access/permissions.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { RowStore } from '../write/row-store.js';
+import { inTransaction } from '../write/transaction.js';
+import type { WriteEngine } from '../write/write.js';
+import { checkAllowedType, checkEntryExists, resolveAttachment, type ResolvedAttachment } from './attachment.js';
+import { parseFileInfo, type FileInfo } from './file-info.js';
+import { attachFile, deleteFile, insertFile, readFileObjects, replaceFile, updateFileInfo } from './file-rows.js';
+import { hasFolderTables } from './folder-tables.js';
+import { Limiter } from './limiter.js';
+import type { ReceivedFile, UploadForm } from './multipart.js';
+import type { UploadSettings } from './options.js';
+import { prepareFile, type PrepareContext, type PreparedFile } from './prepare-file.js';
+import { StoredObjects, type StoredFile } from './store-objects.js';
+
+export class MediaLibrary {
+  readonly limiter: Limiter;
+  private folders: Promise<boolean> | null = null;
+
+  constructor(
+    readonly engine: WriteEngine,
+    readonly settings: UploadSettings,
+    /** The time budget of a write's transaction (ms), counted from its start: receiving and processing large files does not use it up. */
+    private readonly timeout: number,
+    /** Where a failure to remove an object no longer needed goes (it does not fail the request). */
+    readonly report: (error: unknown) => void,
+  ) {
+    this.limiter = new Limiter(settings.imageConcurrency);
+  }
+
+  private transaction<T>(work: Parameters<typeof inTransaction<T>>[2]): Promise<T> {
+    return inTransaction(this.engine, { locks: ['files'], deadline: Date.now() + this.timeout }, work);
+  }
+
+  /** Whether uploads go into the API Uploads folder: the database has the folder tables (checked once). */
+  private withFolders(): Promise<boolean> {
+    return (this.folders ??= hasFolderTables(this.engine.knex));
+  }
+
+  /** `POST /upload` with files: the new files' ids, in the order they were sent. */
+  async upload(form: UploadForm, grants: Grants, folder: string): Promise<number[]> {
+    const infos = parseFileInfo(form.fields.get('fileInfo'), form.files.length);
+    const attachment = resolveAttachment(this.engine.registry, grants, form.fields);
+    const prepared = await this.prepare(form.files, infos, folder, attachment);
+    return this.add(prepared, infos, attachment);
+  }
+
+  /** The files checked and processed in `folder`, nothing stored yet; each of a type `attachment` allows. */
+  async prepare(files: readonly ReceivedFile[], infos: readonly (FileInfo | undefined)[], folder: string, attachment: ResolvedAttachment | null): Promise<PreparedFile[]> {
+    const context: PrepareContext = { settings: this.settings, limiter: this.limiter, folder };
+    const prepared = await Promise.all(files.map((file, index) => prepareFile(file, infos[index]?.name, context)));
+    if (attachment) for (const file of prepared) checkAllowedType(attachment, file.mime);
+    return prepared;
+  }
+
+  /** Stores prepared files and writes their rows (attached when asked) in one transaction; answers their ids. */
+  async add(prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null): Promise<number[]> {
+    return this.storedWhile(prepared, (stored) => this.transaction((store) => this.insertRows(store, prepared, infos, stored, attachment)));
+  }
+
+  /**
+   * Stores the prepared files' objects, then runs `write` with what was stored (the rows' values);
+   * when `write` fails, the objects are removed again.
+   */
+  async storedWhile<T>(prepared: readonly PreparedFile[], write: (stored: readonly StoredFile[]) => Promise<T>): Promise<T> {
+    const objects = new StoredObjects(this.settings.provider);
+    try {
+      const stored: StoredFile[] = [];
+      for (const file of prepared) stored.push(await objects.putFile(file));
+      // Known before a transaction holds the database's connection.
+      await this.withFolders();
+      return await write(stored);
+    } catch (error) {
+      await objects.removeAll();
+      throw error;
+    }
+  }
+
+  /** The files' rows, in the caller's transaction: answers their ids. */
+  async insertRows(store: RowStore, prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], stored: readonly StoredFile[], attachment: ResolvedAttachment | null): Promise<number[]> {
+    const withFolders = await this.withFolders();
+    if (attachment) await checkEntryExists(store, attachment);
+    const ids: number[] = [];
+    for (const [index, file] of prepared.entries()) {
+      const id = await insertFile(store, file, infos[index], stored[index], this.settings.provider.name, withFolders);
+      if (attachment) await attachFile(store, id, attachment);
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** `POST /upload?id=N` with one file: new content under the same id, hash and URL. */
+  async replace(id: number, form: UploadForm, folder: string): Promise<void> {
+    if (form.files.length > 1) throw new ValidationError('', 'Cannot replace a file with multiple ones');
+    const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
+    const existing = await readFileObjects(this.engine.knex, id);
+    if (!existing) throw new NotFoundError('Entity not found');
+    const file = await prepareFile(form.files[0] as ReceivedFile, info?.name, { settings: this.settings, limiter: this.limiter, folder }, { hash: existing.hash, ext: existing.ext });
+    // The file's own object is overwritten in place (its key is kept), so a failure from here on
+    // leaves the new content under the old row rather than no content at all.
+    const stored = await new StoredObjects(this.settings.provider).putFile(file);
+    await this.transaction(async (store) => {
+      if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
+      await replaceFile(store, id, file, info, stored, this.settings.provider.name);
+    });
+    if (existing.provider === this.settings.provider.name) {
+      const kept = new Set(stored.objects.map((object) => object.key));
+      await this.removeObjects(existing.objects.filter((object) => !kept.has(object.key)));
+    }
+  }
+
+  /** `POST /upload?id=N` without a file: fileInfo only. */
+  async updateInfo(id: number, form: UploadForm): Promise<void> {
+    const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
+    await this.transaction(async (store) => {
+      if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
+      await updateFileInfo(store, id, info);
+    });
+  }
+
+  /** `DELETE /upload/files/:id`, once the answer was read: the row and its links, then its objects. */
+  async remove(id: number): Promise<void> {
+    const existing = await readFileObjects(this.engine.knex, id);
+    if (!existing) throw new NotFoundError('file.notFound');
+    const withFolders = await this.withFolders();
+    await this.transaction((store) => deleteFile(store, id, withFolders));
+    if (existing.provider === this.settings.provider.name) await this.removeObjects(existing.objects);
+  }
+
+  private async removeObjects(objects: readonly { key: string; mime: string }[]): Promise<void> {
+    const results = await Promise.allSettled(objects.map((object) => this.settings.provider.delete(object)));
+    for (const result of results) if (result.status === 'rejected') this.report(result.reason);
+  }
+}
+
+/** Strapi's rule for "no file": none sent, or one that is empty. */
+export function hasNoFiles(form: UploadForm): boolean {
+  return form.files.length === 0 || (form.files.length === 1 && form.files[0].bytes === 0);
+}

@@ -1,0 +1,63 @@
+/**
+ * The media library's options (`contentApi({ upload: … })`) and their defaults, Strapi 4.26's:
+ * a 200 MB file limit (its body parser's), the responsive breakpoints large 1000, medium 750 and
+ * small 500, size optimization and responsive formats on, auto-orientation off.
+ */
+import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { createLocalProvider } from './local-provider.js';
+import type { StorageProvider } from './provider.js';
+
+export interface UploadOptions {
+  /** Where the `local` provider keeps the files (default `<root>/public/uploads`). */
+  folder?: string;
+  /** Largest file in bytes (default 200 MB, Strapi's): a larger one is a 413 and nothing is kept. */
+  maxFileBytes?: number;
+  /** Most files in one request (default 20): more is a 413 and nothing is kept. */
+  maxFiles?: number;
+  /** The responsive formats: name → largest side in pixels (default `{ large: 1000, medium: 750, small: 500 }`). */
+  breakpoints?: Readonly<Record<string, number>>;
+  /** Re-encode images at quality 80 (default true, Strapi's `sizeOptimization`). */
+  sizeOptimization?: boolean;
+  /** Make the breakpoint formats (default true, Strapi's `responsiveDimensions`). */
+  responsiveDimensions?: boolean;
+  /** Rotate images as their EXIF orientation says (default false, Strapi's `autoOrientation`). */
+  autoOrientation?: boolean;
+  /** Images processed at once (default: half the cores, at least 1); the others wait their turn. */
+  imageConcurrency?: number;
+  /** Where files go (default: the `local` provider on `folder`). */
+  provider?: StorageProvider;
+}
+
+export interface UploadSettings {
+  readonly maxFileBytes: number;
+  readonly maxFiles: number;
+  readonly breakpoints: Readonly<Record<string, number>>;
+  readonly sizeOptimization: boolean;
+  readonly responsiveDimensions: boolean;
+  readonly autoOrientation: boolean;
+  readonly imageConcurrency: number;
+  readonly provider: StorageProvider;
+  /** The local folder served at `/uploads`, when the provider is the local one. */
+  readonly localFolder: string | null;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 200 * 1024 * 1024;
+export const DEFAULT_MAX_FILES = 20;
+export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = Object.freeze({ large: 1000, medium: 750, small: 500 });
+
+export function uploadSettings(options: UploadOptions, root: string): UploadSettings {
+  const folder = resolve(options.folder ?? join(root, 'public', 'uploads'));
+  const provider = options.provider ?? createLocalProvider({ folder });
+  return Object.freeze({
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
+    breakpoints: options.breakpoints ?? DEFAULT_BREAKPOINTS,
+    sizeOptimization: options.sizeOptimization ?? true,
+    responsiveDimensions: options.responsiveDimensions ?? true,
+    autoOrientation: options.autoOrientation ?? false,
+    imageConcurrency: Math.max(1, options.imageConcurrency ?? Math.floor(availableParallelism() / 2)),
+    provider,
+    localFolder: options.provider ? null : folder,
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Strapi 4.26's upload routes under the API prefix: `POST /upload` (new files; `?id=N` replaces a
+ * file or updates its information), `GET /upload/files` (Strapi's bare array, with `filters`,
+ * `sort`, `fields` and `pagination`), `GET` and `DELETE /upload/files/:id`. The caller needs the
+ * action on `file` — `upload`, `find`, `findOne`, `destroy` — before anything is read. Files are
+ * answered as Strapi answers them: the attributes flattened beside the id, no envelope.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { grantsFor, type Action } from '../access/permissions.js';
+import { resolveCaller } from '../access/role.js';
+import type { CallerValues } from '../query/caller-variable.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { read, type ReadResult } from '../read.js';
+import type { RouterOptions } from '../http/router.js';
+import { parseEntryId } from '../http/entry-id.js';
+import { answerOf, type WriteEngine } from '../write/write.js';
+import { hasNoFiles, type MediaLibrary } from './media-library.js';
+import { receiveForm } from './multipart.js';
+
+/** Strapi lists every file when no pagination is asked for; this many at most. */
+export const FILE_LIST_LIMIT = 10_000;
+
+interface Caller {
+  readonly role: string;
+  /** Who is asking, for the variables of the role's row rules on files. */
+  readonly caller: CallerValues;
+  readonly rules: ReturnType<WriteEngine['rules']>;
+  readonly deadline: number;
+}
+
+export function addUploadRoutes(router: Router, engine: WriteEngine, library: MediaLibrary, options: RouterOptions): void {
+  const caller = async (ctx: Context, action: Action): Promise<Caller> => {
+    const deadline = Date.now() + options.timeout;
+    const rules = engine.rules();
+    const resolved = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+    const { role } = resolved;
+    if (!grantsFor(rules.permissions, role).can(engine.registry.file.uid, action)) throw new ForbiddenError();
+    return { role, caller: { ...resolved, now: options.now() }, rules, deadline };
+  };
+  router.post('/upload', async (ctx) => {
+    const who = await caller(ctx, 'upload');
+    const id = uploadId(ctx.query.id);
+    const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
+    try {
+      const form = await receiveForm(ctx, library.settings, folder);
+      let ids: number[];
+      if (hasNoFiles(form)) {
+        if (id === null) throw new ValidationError('', 'Files are empty');
+        await library.updateInfo(id, form);
+        ids = [id];
+      } else if (id !== null) {
+        await library.replace(id, form, folder);
+        ids = [id];
+      } else {
+        ids = await library.upload(form, grantsFor(who.rules.permissions, who.role), folder);
+      }
+      // The answer's reads get their own time budget, counted once the files are in.
+      const answering = { ...who, deadline: Date.now() + options.timeout };
+      const files = await Promise.all(ids.map((fileId) => fileById(engine, answering, fileId)));
+      sendJson(ctx, id === null ? files : files[0]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+  router.get('/upload/files', async (ctx) => {
+    const who = await caller(ctx, 'find');
+    // Strapi answers every file; its pagination parameters are honoured here (docs/uploads.md).
+    const listEngine = { ...engine, limits: { ...engine.limits, defaultLimit: FILE_LIST_LIMIT, maxLimit: FILE_LIST_LIMIT, withCount: false } };
+    const result = await read(listEngine, { model: engine.registry.file, action: 'find', id: null, querystring: ctx.querystring, ...who });
+    sendJson(ctx, (takeBody(result).data as Entry[]).map(flatten));
+  });
+  router.get('/upload/files/:id', async (ctx) => {
+    const who = await caller(ctx, 'findOne');
+    const id = fileId(ctx.params.id);
+    try {
+      const result = await read(engine, { model: engine.registry.file, action: 'findOne', id, querystring: ctx.querystring, ...who });
+      sendJson(ctx, flatten(takeBody(result).data as Entry));
+    } catch (error) {
+      throw error instanceof NotFoundError ? new NotFoundError('file.notFound') : error;
+    }
+  });
+  router.delete('/upload/files/:id', async (ctx) => {
+    const who = await caller(ctx, 'destroy');
+    const id = fileId(ctx.params.id);
+    const answer = await fileById(engine, who, id).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new NotFoundError('file.notFound') : error;
+    });
+    await library.remove(id);
+    sendJson(ctx, answer);
+  });
+}
+
+interface Entry {
+  readonly id: number;
+  readonly attributes: Record<string, unknown>;
+}
+
+/** Strapi's file answer: `{ id, ...attributes }`. */
+function flatten(entry: Entry): Record<string, unknown> {
+  return { id: entry.id, ...entry.attributes };
+}
+
+function takeBody(result: ReadResult): { data: unknown } {
+  try {
+    return JSON.parse(result.body.toString('utf8')) as { data: unknown };
+  } finally {
+    result.release?.();
+  }
+}
+
+/** One file as the upload routes answer it, read from the primary whatever the caller may read. */
+async function fileById(engine: WriteEngine, who: Caller, id: number): Promise<Record<string, unknown>> {
+  const result = await answerOf(engine, { model: engine.registry.file, id, querystring: '', ...who });
+  return flatten(takeBody(result).data as Entry);
+}
+
+/** `:id` of the files routes: anything but a positive integer names no file (Strapi's 404). */
+function fileId(raw: string | undefined): number {
+  return parseEntryId(raw, 'file.notFound');
+}
+
+/** `?id=` of the upload route: a file to replace, or none. */
+function uploadId(raw: unknown): number | null {
+  if (raw === undefined || raw === '') return null;
+  return parseEntryId(typeof raw === 'string' ? raw : undefined, 'Entity not found');
+}
+
+function sendJson(ctx: Context, body: unknown): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
