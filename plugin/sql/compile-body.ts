@@ -41,7 +41,8 @@ function paginationTail(context: CompileContext, root: RootQuery, countFrom: str
   let counted: string;
   if (pagination.mode === 'page') {
     const size = `CAST(${context.parameter(pagination.pageSize)} AS INTEGER)`;
-    counted = `${textParameter(context, `${opening},"pageCount":`)} || ((${total} + ${size} - 1) / ${size}) || ',"total":' || ${total} || '}}}'`;
+    const pageCount = context.dialect.integerDivide(`${total} + ${size} - 1`, size);
+    counted = `${textParameter(context, `${opening},"pageCount":`)} || (${pageCount}) || ',"total":' || ${total} || '}}}'`;
   } else {
     counted = `${textParameter(context, `${opening},"total":`)} || ${total} || '}}}'`;
   }
@@ -50,5 +51,5 @@ function paginationTail(context: CompileContext, root: RootQuery, countFrom: str
 
 /** Typed, so that PostgreSQL need not infer a type for a parameter that `||` takes. */
 function textParameter(context: CompileContext, value: string): string {
-  return `CAST(${context.parameter(value)} AS TEXT)`;
+  return context.dialect.castText(context.parameter(value));
 }

@@ -81,7 +81,7 @@ function compileList(context: CompileContext, root: RootQuery): string {
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.rowCount(limit)} OFFSET ${context.rowCount(offset)}`;
   const row = dialect.rowById(table, ROOT, `${PAGE}."id"`);
   const joined = [...row.conditions, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
-  return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} ${row.join}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
+  return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} ${row.join}${where(joined)} ${dialect.keptOrder(`ORDER BY ${outerOrder.join(', ')}`)}`;
 }
 
 /** Whether the response reports a total (single types are planned without a count). */

@@ -1,7 +1,7 @@
 /**
  * What a database already holds: its tables with their columns and index names, read from the
  * catalog (sqlite_master and table_info on SQLite; information_schema and pg_indexes in the
- * current schema on PostgreSQL). Sync compares it with the layout; copy reads only what exists.
+ * current schema on PostgreSQL; information_schema in the current database on MariaDB). Sync compares it with the layout; copy reads only what exists.
  */
 import type { Knex } from 'knex';
 import { clientOf, type DatabaseClient } from './database.js';
@@ -51,9 +51,23 @@ async function readPostgresCatalog(knex: Knex): Promise<{ tables: string[]; colu
   return { tables: tables.rows.map((row) => row.table_name), columns: columns.rows, indexes: indexes.rows };
 }
 
+async function readMysqlCatalog(knex: Knex): Promise<{ tables: string[]; columns: CatalogRow[]; indexes: CatalogRow[] }> {
+  const [tables] = await knex.raw(
+    `SELECT TABLE_NAME AS table_name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'`,
+  );
+  const [columns] = await knex.raw(
+    `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+  );
+  const [indexes] = await knex.raw(
+    `SELECT DISTINCT TABLE_NAME AS table_name, INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()`,
+  );
+  return { tables: (tables as { table_name: string }[]).map((row) => row.table_name), columns, indexes };
+}
+
 /** Every table of the database (the current schema on PostgreSQL) with its columns and indexes. */
 export async function inspectDatabase(knex: Knex): Promise<DatabaseSnapshot> {
-  const catalog = clientOf(knex) === 'postgres' ? await readPostgresCatalog(knex) : await readSqliteCatalog(knex);
+  const client = clientOf(knex);
+  const catalog = client === 'postgres' ? await readPostgresCatalog(knex) : client === 'mysql' ? await readMysqlCatalog(knex) : await readSqliteCatalog(knex);
   const snapshot = new Map<string, { columns: string[]; indexes: string[] }>();
   for (const table of catalog.tables) snapshot.set(table, { columns: [], indexes: [] });
   for (const row of catalog.columns) snapshot.get(row.table_name)?.columns.push(row.name);

@@ -6,7 +6,7 @@ import type { ScalarType } from '../../schema/registry.js';
 import type { FilterValue, SortDirection } from '../../query/tree.js';
 
 export interface Dialect {
-  readonly name: 'sqlite' | 'postgres';
+  readonly name: 'sqlite' | 'postgres' | 'mysql';
   /** The placeholder of the parameter numbered `index` (1-based). */
   placeholder(index: number): string;
   /** The bindings object or array for the given values, in number order. */
@@ -56,6 +56,12 @@ export interface Dialect {
   direction(direction: SortDirection): string;
   /** A column's value as sorted and range-compared: strings in code-point order; fit for MIN/MAX (D5). */
   sortable(expression: string, type: ScalarType | 'integer'): string;
+  /** An expression as text (`CAST(… AS TEXT)`; MariaDB has no TEXT cast). */
+  castText(expression: string): string;
+  /** The integer quotient of two integer expressions. */
+  integerDivide(dividend: string, divisor: string): string;
+  /** `ORDER BY …` of a FROM subquery whose rows an outer aggregate must read in that order. */
+  keptOrder(orderBy: string): string;
 }
 
 /** `"name"`: identifiers come from validated schema names, quoting keeps reserved words safe. */
