@@ -13,6 +13,9 @@ import { answerShape, type RootQuery } from '../query/tree.js';
 import type { Statement } from './compile.js';
 import { CompileContext } from './context.js';
 
+/** The entries' column of their place in the list, on engines that need it (Dialect.entryPosition). */
+export const POSITION = '__position';
+
 /**
  * `entries`: the entries statement; `countFrom`: the FROM and WHERE of the list's count, written
  * by `context`, which already holds the entries' parameters (null when the list is not counted,
@@ -24,7 +27,7 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   const single = shape === 'entry';
   const head = textParameter(context, single ? '{"data":' : '{"data":[');
   const tail = single ? textParameter(context, ',"meta":{}}') : shape === 'locales' ? textParameter(context, '],"meta":{}}') : paginationTail(context, root, countFrom);
-  const joined = `coalesce(${dialect.joinText('listed."entry"')}, '${single ? 'null' : ''}')`;
+  const joined = `coalesce(${dialect.joinText('listed."entry"', root.action === 'findOne' ? null : `listed."${POSITION}"`)}, '${single ? 'null' : ''}')`;
   const sql = `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries" FROM (${entries}) AS listed`;
   return { sql, values: context.values };
 }

@@ -33,6 +33,12 @@ export const mysqlDialect: Dialect = {
     // JSON_ARRAY(), not '[]': a text literal would be embedded as the string "[]".
     return nullWhenEmpty ? aggregate : `COALESCE(${aggregate}, JSON_ARRAY())`;
   },
+  limitedArrayAggregate(element, order, nullWhenEmpty, limit, offset) {
+    // Written into the SQL: MariaDB refuses a parameter there (mysql2 binds numbers as doubles).
+    const aggregate = `JSON_ARRAYAGG(${element} ORDER BY ${order.join(', ')} LIMIT ${limit ?? MYSQL_ALL_ROWS} OFFSET ${offset})`;
+    // Over no row, a limited JSON_ARRAYAGG is NULL or [] depending on the plan: decided by the count.
+    return `CASE WHEN count(*) > ${offset} THEN ${aggregate} ${nullWhenEmpty ? '' : 'ELSE JSON_ARRAY() '}END`;
+  },
   value(type, column) {
     switch (type) {
       case 'datetime':
@@ -56,7 +62,7 @@ export const mysqlDialect: Dialect = {
         return column;
     }
   },
-  joinText: (expression) => `group_concat(${expression} SEPARATOR ',')`,
+  joinText: (expression, position) => `group_concat(${expression}${position ? ` ORDER BY ${position}` : ''} SEPARATOR ',')`,
   // Bytes: mysql2 hands a binary string over as a Buffer, without decoding it.
   bodyBytes: (expression) => `CAST(${expression} AS BINARY)`,
   // JSON_OBJECT writes `{"a": 1}`; compact output is the other engines' bytes.
@@ -93,8 +99,9 @@ export const mysqlDialect: Dialect = {
   castText: (expression) => `CAST(${expression} AS CHAR)`,
   // `/` is exact division on MariaDB (34 / 25 = 1.3600).
   integerDivide: (dividend, divisor) => `(${dividend}) DIV (${divisor})`,
-  // MariaDB drops an ORDER BY without LIMIT from a FROM subquery: the body would list the entries unsorted.
-  keptOrder: (orderBy) => `${orderBy} LIMIT ${MYSQL_ALL_ROWS}`,
+  // MariaDB drops an ORDER BY without LIMIT from a FROM subquery, and even with one the rows of a
+  // materialized subquery holding long text come back out of order: the body orders by position.
+  entryPosition: (orderBy) => `row_number() OVER (${orderBy})`,
   // MariaDB already places NULLs first ascending and last descending.
   direction: (direction: SortDirection) => (direction === 'asc' ? 'ASC' : 'DESC'),
   sortable(expression, type) {

@@ -78,5 +78,5 @@ export const postgresDialect: Dialect = {
   },
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   integerDivide: (dividend, divisor) => `(${dividend}) / (${divisor})`,
-  keptOrder: (orderBy) => orderBy,
+  entryPosition: () => null,
 };

@@ -83,6 +83,6 @@ export const sqliteDialect: Dialect = {
   sortable: (expression) => expression,
   castText: (expression) => `CAST(${expression} AS TEXT)`,
   integerDivide: (dividend, divisor) => `(${dividend}) / (${divisor})`,
-  keptOrder: (orderBy) => orderBy,
+  entryPosition: () => null,
 };
 
