@@ -128,7 +128,8 @@ function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page
   const column = (name: string) => (purpose === 'page' ? context.dialect.unindexed(`${ROOT}.${q(name)}`) : `${ROOT}.${q(name)}`);
   const conditions = root.model.draftAndPublish && root.publicationState === 'live' ? [`${column('published_at')} IS NOT NULL`] : [];
   if (root.model.localized && root.locale) {
-    conditions.push(root.locale.length ? `${column('locale')} IN (${root.locale.map((code) => context.parameter(code)).join(', ')})` : '1 = 0');
+    const codes = root.locale.map((code) => context.dialect.typed(context.parameter(code), 'string'));
+    conditions.push(codes.length ? `${column('locale')} IN (${codes.join(', ')})` : '1 = 0');
   }
   if (root.filters) conditions.push(compileFilter(context, root.filters, ROOT, root.model));
   if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search));
