@@ -22,7 +22,6 @@ export interface TestDatabaseKind {
  * testDatabaseKinds() runs on MariaDB when TEST_MYSQL_URL is set.
  */
 export const MYSQL_PENDING_SUITES: Readonly<Record<string, string>> = {
-  'test/writes/': 'writes: no MariaDB transactions, retries on deadlock or order locking yet',
   'test/hooks/': 'run writes (lifecycle hooks around create/update/delete)',
   'test/operations/': 'run writes and PostgreSQL-specific faults',
   'test/access/': 'run writes (users-permissions registration and login)',
