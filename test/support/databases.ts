@@ -22,17 +22,11 @@ export interface TestDatabaseKind {
  * testDatabaseKinds() runs on MariaDB when TEST_MYSQL_URL is set.
  */
 export const MYSQL_PENDING_SUITES: Readonly<Record<string, string>> = {
-  'test/hooks/': 'run writes (lifecycle hooks around create/update/delete)',
   'test/operations/': 'run writes and PostgreSQL-specific faults',
   'test/access/': 'run writes (users-permissions registration and login)',
   'test/apps/': 'the example apps write through the API',
   'test/seed/': 'seed fills the database through the write path; its helpers know SQLite and PostgreSQL URLs only',
-  'test/single-types/': 'single types are written through the API',
   'test/storage/': 'layout tests compare with the SQLite/PostgreSQL layouts Strapi wrote; MariaDB layout not recorded yet',
-  'test/populate/': 'per-parent windows (populate[x][limit]) are correlated FROM subqueries, which MariaDB does not allow',
-  'test/hardening/': 'not yet run on MariaDB',
-  'test/http/': 'not yet run on MariaDB',
-  'test/openapi/': 'not yet run on MariaDB',
   'test/execution/': 'executor tests use SQLite read workers and PostgreSQL statement names',
   'test/explorer/': 'not yet run on MariaDB',
   'test/cli/': 'not yet run on MariaDB',
