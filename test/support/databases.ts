@@ -23,15 +23,10 @@ export interface TestDatabaseKind {
  */
 export const MYSQL_PENDING_SUITES: Readonly<Record<string, string>> = {
   'test/operations/': 'run writes and PostgreSQL-specific faults',
-  'test/access/': 'run writes (users-permissions registration and login)',
   'test/apps/': 'the example apps write through the API',
   'test/seed/': 'seed fills the database through the write path; its helpers know SQLite and PostgreSQL URLs only',
   'test/storage/': 'layout tests compare with the SQLite/PostgreSQL layouts Strapi wrote; MariaDB layout not recorded yet',
   'test/execution/': 'executor tests use SQLite read workers and PostgreSQL statement names',
-  'test/explorer/': 'not yet run on MariaDB',
-  'test/cli/': 'not yet run on MariaDB',
-  'test/codegen/': 'not yet run on MariaDB',
-  'test/readme/': 'not yet run on MariaDB',
   'test/testing/': 'the testing kit offers SQLite and PostgreSQL only (testDatabases())',
 };
 
