@@ -22,11 +22,9 @@ export interface TestDatabaseKind {
  * testDatabaseKinds() runs on MariaDB when TEST_MYSQL_URL is set.
  */
 export const MYSQL_PENDING_SUITES: Readonly<Record<string, string>> = {
-  'test/operations/': 'run writes and PostgreSQL-specific faults',
   'test/apps/': 'the example apps write through the API',
   'test/seed/': 'seed fills the database through the write path; its helpers know SQLite and PostgreSQL URLs only',
   'test/storage/': 'layout tests compare with the SQLite/PostgreSQL layouts Strapi wrote; MariaDB layout not recorded yet',
-  'test/execution/': 'executor tests use SQLite read workers and PostgreSQL statement names',
   'test/testing/': 'the testing kit offers SQLite and PostgreSQL only (testDatabases())',
 };
 
