@@ -3,6 +3,7 @@
  * catalog (sqlite_master and table_info on SQLite; information_schema and pg_indexes in the
  * current schema on PostgreSQL; information_schema in the current database on MariaDB). Sync compares it with the layout; copy reads only what exists.
  */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { clientOf, type DatabaseClient } from './database.js';
 
@@ -21,8 +22,13 @@ interface CatalogRow {
   name: string;
 }
 
-/** PostgreSQL cuts identifiers to 63 bytes; a name is compared with the catalog the way it was stored. */
+/**
+ * PostgreSQL cuts identifiers to 63 bytes; a name is compared with the catalog the way it was
+ * stored. MariaDB refuses names over 64 characters: sync gives such an index or foreign key a name
+ * of 64, its start and a hash of the whole (Strapi v4 cannot create those on MariaDB at all).
+ */
 export function storedName(client: DatabaseClient, name: string): string {
+  if (client === 'mysql') return name.length <= 64 ? name : `${name.slice(0, 55)}_${createHash('sha1').update(name).digest('hex').slice(0, 8)}`;
   if (client !== 'postgres' || Buffer.byteLength(name) <= 63) return name;
   let cut = name;
   while (Buffer.byteLength(cut) > 63) cut = cut.slice(0, -1);

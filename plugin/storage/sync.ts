@@ -75,9 +75,10 @@ function addTableColumn(table: Knex.CreateTableBuilder, client: DatabaseClient, 
   return unsigned ? built.unsigned() : built;
 }
 
-function addIndex(table: Knex.CreateTableBuilder, index: IndexLayout): void {
-  if (index.unique) table.unique([...index.columns], { indexName: index.name });
-  else table.index([...index.columns], index.name);
+function addIndex(table: Knex.CreateTableBuilder, client: DatabaseClient, index: IndexLayout): void {
+  const name = storedName(client, index.name);
+  if (index.unique) table.unique([...index.columns], { indexName: name });
+  else table.index([...index.columns], name);
 }
 
 async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayout): Promise<void> {
@@ -86,9 +87,9 @@ async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayo
       const built = addTableColumn(table, client, layout, column);
       if (column.nullable) built.nullable();
     }
-    for (const index of layout.indexes) addIndex(table, index);
+    for (const index of layout.indexes) addIndex(table, client, index);
     for (const key of layout.foreignKeys) {
-      table.foreign([...key.columns], key.name).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
+      table.foreign([...key.columns], storedName(client, key.name)).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
     }
   });
 }
@@ -105,7 +106,7 @@ async function completeTable(knex: Knex, client: DatabaseClient, layout: TableLa
   if (!missingColumns.length && !missingIndexes.length) return [];
   await knex.schema.alterTable(layout.name, (table) => {
     for (const column of missingColumns) addTableColumn(table, client, layout, column).nullable();
-    for (const index of missingIndexes) addIndex(table, index);
+    for (const index of missingIndexes) addIndex(table, client, index);
   });
   return [
     ...missingColumns.map((column): SchemaChange => ({ kind: 'column', table: layout.name, name: column.name })),

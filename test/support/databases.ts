@@ -22,10 +22,8 @@ export interface TestDatabaseKind {
  * testDatabaseKinds() runs on MariaDB when TEST_MYSQL_URL is set.
  */
 export const MYSQL_PENDING_SUITES: Readonly<Record<string, string>> = {
-  'test/apps/': 'the example apps write through the API',
-  'test/seed/': 'seed fills the database through the write path; its helpers know SQLite and PostgreSQL URLs only',
-  'test/storage/': 'layout tests compare with the SQLite/PostgreSQL layouts Strapi wrote; MariaDB layout not recorded yet',
-  'test/testing/': 'the testing kit offers SQLite and PostgreSQL only (testDatabases())',
+  'test/seed/': 'the checks read stored values and the catalog with SQLite and PostgreSQL SQL (to_char, jsonb_typeof, information_schema with ::int)',
+  'test/storage/': "the catalog helpers (catalog.ts) read SQLite's and PostgreSQL's catalogs only; the layout is not yet compared with one Strapi wrote on MariaDB",
 };
 
 /** The kinds of database every database suite is run on. */
