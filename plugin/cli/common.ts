@@ -56,7 +56,7 @@ export function commandHelp<T extends Options>(synopsis: string, options: T, fla
 /** The help of {@link SCHEMA_AND_DATABASE}. */
 export const SCHEMA_AND_DATABASE_HELP = {
   root: ['DIR', 'the schema folder: content-types/, components/, permissions.yaml (default .)'],
-  database: ['URL', 'sqlite:<path> or postgres://user@host:port/db (default $DATABASE_URL, else sqlite:.data/content.db)'],
+  database: ['URL', 'sqlite:<path>, postgres://user@host:port/db or mysql://user@host:port/db (default $DATABASE_URL, else sqlite:.data/content.db)'],
 } as const;
 type Parsed<T extends Options, P extends boolean> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: P }>>;
 

@@ -18,7 +18,7 @@ const OPTIONS = {
 } as const;
 
 const USAGE = commandHelp('copy --from URL --to URL [--root DIR]', OPTIONS, {
-  from: ['URL', 'the database read (sqlite:<path> or postgres://…), required'],
+  from: ['URL', 'the database read (sqlite:<path>, postgres://… or mysql://…), required'],
   to: ['URL', 'the database written: it gets the layout first and must have no rows in those tables; required'],
   root: ['DIR', 'the schema folder whose tables are copied (default .)'],
 });

@@ -1,5 +1,5 @@
 /**
- * `content-api explain '<path?query>' [--root DIR] [--dialect sqlite|postgres] [--role R]`:
+ * `content-api explain '<path?query>' [--root DIR] [--dialect sqlite|postgres|mysql] [--role R]`:
  * prints the statements a request compiles to, with their parameters, without running them.
  */
 import { join } from 'node:path';
@@ -13,6 +13,10 @@ import { loadSchema } from '../schema/load.js';
 import { explainedStatements, type Statement } from '../sql/compile.js';
 import { postgresDialect } from '../sql/dialect/postgres.js';
 import { sqliteDialect } from '../sql/dialect/sqlite.js';
+import { mysqlDialect } from '../sql/dialect/mysql.js';
+
+/** The dialects `--dialect` names. */
+export const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect, mysql: mysqlDialect };
 import { ApiError } from '../errors.js';
 import { matchRoute } from '../http/route-match.js';
 import { commandHelp, parseCommand, UsageError } from './common.js';
@@ -24,16 +28,16 @@ const OPTIONS = {
   prefix: { type: 'string', default: '/api' },
 } as const;
 
-const USAGE = commandHelp("explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres] [--role R] [--prefix /api]", OPTIONS, {
+const USAGE = commandHelp("explain '/api/articles?populate=*' [--root DIR] [--dialect sqlite|postgres|mysql] [--role R] [--prefix /api]", OPTIONS, {
   root: ['DIR', 'the schema folder, with permissions.yaml (default .)'],
-  dialect: ['sqlite|postgres', 'the SQL dialect to compile to (default sqlite)'],
+  dialect: ['sqlite|postgres|mysql', 'the SQL dialect to compile to (default sqlite)'],
   role: ['R', 'the role the request is planned for (default public)'],
   prefix: ['PATH', 'the API route prefix the path starts with (default /api)'],
 });
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(args, OPTIONS, USAGE, true);
-  if (positionals.length !== 1 || !['sqlite', 'postgres'].includes(values.dialect)) throw new UsageError('expected one request and a known dialect', USAGE);
+  if (positionals.length !== 1 || !Object.hasOwn(DIALECTS, values.dialect)) throw new UsageError('expected one request and a known dialect', USAGE);
   const registry = await loadSchema(values.root);
   const permissions = (await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry)) ?? CLOSED_API;
   const url = new URL(positionals[0], 'http://localhost');
@@ -42,7 +46,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`no route matches ${url.pathname}\n`);
     return 1;
   }
-  return explainRequest({ registry, permissions, role: values.role, dialect: values.dialect === 'postgres' ? postgresDialect : sqliteDialect }, route, url.search.slice(1));
+  return explainRequest({ registry, permissions, role: values.role, dialect: DIALECTS[values.dialect as keyof typeof DIALECTS] }, route, url.search.slice(1));
 }
 
 /**

@@ -11,10 +11,8 @@ import { CallerVariable } from '../query/caller-variable.js';
 import { matchRoute } from '../http/route-match.js';
 import { loadSchema } from '../schema/load.js';
 import type { Registry } from '../schema/registry.js';
-import { postgresDialect } from '../sql/dialect/postgres.js';
-import { sqliteDialect } from '../sql/dialect/sqlite.js';
 import { commandHelp, parseCommand, UsageError } from './common.js';
-import { explainRequest } from './explain.js';
+import { DIALECTS, explainRequest } from './explain.js';
 
 const OPTIONS = {
   role: { type: 'string' },
@@ -24,17 +22,17 @@ const OPTIONS = {
   prefix: { type: 'string', default: '/api' },
 } as const;
 
-const USAGE = commandHelp("permissions --role R [--root DIR] [--explain '/api/articles?populate=*'] [--dialect sqlite|postgres]", OPTIONS, {
+const USAGE = commandHelp("permissions --role R [--root DIR] [--explain '/api/articles?populate=*'] [--dialect sqlite|postgres|mysql]", OPTIONS, {
   role: ['R', 'the role to describe'],
   root: ['DIR', 'the schema folder, with permissions.yaml (default .)'],
   explain: ['REQUEST', 'print the statement this request of the role runs, rules included'],
-  dialect: ['sqlite|postgres', 'the SQL dialect of --explain (default sqlite)'],
+  dialect: ['sqlite|postgres|mysql', 'the SQL dialect of --explain (default sqlite)'],
   prefix: ['PATH', 'the API route prefix the request starts with (default /api)'],
 });
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
-  if (!values.role || !['sqlite', 'postgres'].includes(values.dialect)) throw new UsageError('expected --role and a known dialect', USAGE);
+  if (!values.role || !Object.hasOwn(DIALECTS, values.dialect)) throw new UsageError('expected --role and a known dialect', USAGE);
   const registry = await loadSchema(values.root);
   const permissions = (await loadPermissions(join(values.root, 'permissions.yaml'), 'permissions.yaml', registry)) ?? CLOSED_API;
   if (!permissions.roles.has(values.role)) {
@@ -51,8 +49,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`no route matches ${url.pathname}\n`);
     return 1;
   }
-  const dialect = values.dialect === 'postgres' ? postgresDialect : sqliteDialect;
-  return explainRequest({ registry, permissions, role: values.role, dialect }, route, url.search.slice(1));
+  return explainRequest({ registry, permissions, role: values.role, dialect: DIALECTS[values.dialect as keyof typeof DIALECTS] }, route, url.search.slice(1));
 }
 
 /** One block per type the role may use, one line per action. */

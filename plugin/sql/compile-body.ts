@@ -13,6 +13,9 @@ import { answerShape, type RootQuery } from '../query/tree.js';
 import type { Statement } from './compile.js';
 import { CompileContext } from './context.js';
 
+/** The entries' column of their place in the list, on engines that need it (Dialect.entryPosition). */
+export const POSITION = '__position';
+
 /**
  * `entries`: the entries statement; `countFrom`: the FROM and WHERE of the list's count, written
  * by `context`, which already holds the entries' parameters (null when the list is not counted,
@@ -24,7 +27,7 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   const single = shape === 'entry';
   const head = textParameter(context, single ? '{"data":' : '{"data":[');
   const tail = single ? textParameter(context, ',"meta":{}}') : shape === 'locales' ? textParameter(context, '],"meta":{}}') : paginationTail(context, root, countFrom);
-  const joined = `coalesce(${dialect.joinText('listed."entry"')}, '${single ? 'null' : ''}')`;
+  const joined = `coalesce(${dialect.joinText('listed."entry"', root.action === 'findOne' ? null : `listed."${POSITION}"`)}, '${single ? 'null' : ''}')`;
   const sql = `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries" FROM (${entries}) AS listed`;
   return { sql, values: context.values };
 }
@@ -41,7 +44,8 @@ function paginationTail(context: CompileContext, root: RootQuery, countFrom: str
   let counted: string;
   if (pagination.mode === 'page') {
     const size = `CAST(${context.parameter(pagination.pageSize)} AS INTEGER)`;
-    counted = `${textParameter(context, `${opening},"pageCount":`)} || ((${total} + ${size} - 1) / ${size}) || ',"total":' || ${total} || '}}}'`;
+    const pageCount = context.dialect.integerDivide(`${total} + ${size} - 1`, size);
+    counted = `${textParameter(context, `${opening},"pageCount":`)} || (${pageCount}) || ',"total":' || ${total} || '}}}'`;
   } else {
     counted = `${textParameter(context, `${opening},"total":`)} || ${total} || '}}}'`;
   }
@@ -50,5 +54,5 @@ function paginationTail(context: CompileContext, root: RootQuery, countFrom: str
 
 /** Typed, so that PostgreSQL need not infer a type for a parameter that `||` takes. */
 function textParameter(context: CompileContext, value: string): string {
-  return `CAST(${context.parameter(value)} AS TEXT)`;
+  return context.dialect.castText(context.parameter(value));
 }

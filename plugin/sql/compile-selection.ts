@@ -139,6 +139,11 @@ function list(
   if (!node.window) {
     return `(SELECT ${context.dialect.arrayAggregate(element(hop.target), order, nullWhenEmpty)} FROM ${from}${whereClause(conditions)})`;
   }
+  const { dialect } = context;
+  if (dialect.limitedArrayAggregate) {
+    const limited = dialect.limitedArrayAggregate(element(hop.target), order, nullWhenEmpty, node.window.limit, node.window.start);
+    return `(SELECT ${limited} FROM ${from}${whereClause(conditions)})`;
+  }
   const rows = context.alias('w');
   const inner =
     `SELECT ${hop.target}.*, row_number() OVER (ORDER BY ${order.join(', ')}) AS "__rank" ` +
@@ -172,7 +177,9 @@ function dynamicZoneValue(context: CompileContext, node: DynamicZoneNode, owner:
   ];
   const table = `${q(owner.componentJoinTable as string)} ${join}`;
   if (node.count) return dialect.object([['count', `(SELECT count(*) FROM ${table}${whereClause(conditions)})`]]);
-  const rows = node.window ? context.alias('w') : join;
+  // A window is limited in a FROM subquery, or by the aggregate itself where the engine can.
+  const inSubquery = node.window !== null && !dialect.limitedArrayAggregate;
+  const rows = inSubquery ? context.alias('w') : join;
   const cases = node.parts.map((part) => {
     const row = context.alias('c');
     const entry = componentJson(context, part.component, part.selection, row, state, true);
@@ -180,10 +187,13 @@ function dynamicZoneValue(context: CompileContext, node: DynamicZoneNode, owner:
   });
   const element = `CASE ${rows}."component_type" ${cases.join(' ')} END`;
   const order = [`${rows}."order"`, `${rows}."id"`];
-  const source = node.window
-    ? `(SELECT ${join}.* FROM ${table}${whereClause(conditions)} ORDER BY ${join}."order", ${join}."id"${windowClause(context, node.window)}) ${rows}`
+  if (node.window && dialect.limitedArrayAggregate) {
+    return `(SELECT ${dialect.limitedArrayAggregate(element, order, false, node.window.limit, node.window.start)} FROM ${table}${whereClause(conditions)})`;
+  }
+  const source = inSubquery
+    ? `(SELECT ${join}.* FROM ${table}${whereClause(conditions)} ORDER BY ${join}."order", ${join}."id"${windowClause(context, node.window!)}) ${rows}`
     : table;
-  const where = node.window ? '' : whereClause(conditions);
+  const where = inSubquery ? '' : whereClause(conditions);
   return `(SELECT ${dialect.arrayAggregate(element, order, false)} FROM ${source}${where})`;
 }
 

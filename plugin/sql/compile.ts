@@ -11,7 +11,7 @@ import { escapeLike, quoteIdentifier as q } from './dialect/dialect.js';
 import { compileFilter } from './compile-filter.js';
 import { compileSort, sortJoins } from './compile-sort.js';
 import { entryJson } from './compile-selection.js';
-import { compileBody } from './compile-body.js';
+import { compileBody, POSITION } from './compile-body.js';
 
 export interface Statement {
   readonly sql: string;
@@ -81,7 +81,9 @@ function compileList(context: CompileContext, root: RootQuery): string {
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.rowCount(limit)} OFFSET ${context.rowCount(offset)}`;
   const row = dialect.rowById(table, ROOT, `${PAGE}."id"`);
   const joined = [...row.conditions, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
-  return `SELECT ${entry} AS "entry" FROM (${page}) ${PAGE} ${row.join}${where(joined)} ORDER BY ${outerOrder.join(', ')}`;
+  const orderBy = `ORDER BY ${outerOrder.join(', ')}`;
+  const position = dialect.entryPosition(orderBy);
+  return `SELECT ${entry} AS "entry"${position ? `, ${position} AS "${POSITION}"` : ''} FROM (${page}) ${PAGE} ${row.join}${where(joined)} ${orderBy}`;
 }
 
 /** Whether the response reports a total (single types are planned without a count). */
@@ -128,7 +130,8 @@ function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page
   const column = (name: string) => (purpose === 'page' ? context.dialect.unindexed(`${ROOT}.${q(name)}`) : `${ROOT}.${q(name)}`);
   const conditions = root.model.draftAndPublish && root.publicationState === 'live' ? [`${column('published_at')} IS NOT NULL`] : [];
   if (root.model.localized && root.locale) {
-    conditions.push(root.locale.length ? `${column('locale')} IN (${root.locale.map((code) => context.parameter(code)).join(', ')})` : '1 = 0');
+    const codes = root.locale.map((code) => context.dialect.typed(context.parameter(code), 'string'));
+    conditions.push(codes.length ? `${column('locale')} IN (${codes.join(', ')})` : '1 = 0');
   }
   if (root.filters) conditions.push(compileFilter(context, root.filters, ROOT, root.model));
   if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search, root.unsearchable));

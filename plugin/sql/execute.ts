@@ -9,11 +9,14 @@
 import type { Knex } from 'knex';
 import { clientOf } from '../storage/database.js';
 import type { ExecutionOptions, Executor } from './executor.js';
+import { mysqlExecutor } from './mysql-executor.js';
 import { postgresExecutor } from './postgres-executor.js';
 import { sqliteExecutor } from './sqlite-executor.js';
 
 export { DEFAULT_TIMEOUT_MS, type ExecutionOptions, type ExecutionStats, type Executor, type BuiltBody } from './executor.js';
 
 export function createExecutor(knex: Knex, options: ExecutionOptions = {}): Executor {
-  return clientOf(knex) === 'postgres' ? postgresExecutor(knex, options) : sqliteExecutor(knex, options);
+  const client = clientOf(knex);
+  if (client === 'mysql') return mysqlExecutor(knex, options);
+  return client === 'postgres' ? postgresExecutor(knex, options) : sqliteExecutor(knex, options);
 }

@@ -7,6 +7,7 @@
  * enough writes have gone by; until the first gathering completes, nothing is estimated.
  */
 import type { Knex } from 'knex';
+import { rawRows } from '../storage/database.js';
 import { MORPH_TABLE, type Model, type Registry } from '../schema/registry.js';
 import type { Dialect } from './dialect/dialect.js';
 import { quoteIdentifier as q } from './dialect/dialect.js';
@@ -139,7 +140,6 @@ export class Statistics {
   }
 
   private async rows(sql: string): Promise<Record<string, unknown>[]> {
-    const result = (await this.knex.raw(sql)) as unknown;
-    return (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
+    return rawRows(this.knex, await this.knex.raw(sql));
   }
 }

@@ -1,5 +1,5 @@
 /**
- * How `copy` moves each column type between SQLite and PostgreSQL without losing or shifting a
+ * How `copy` moves each column type between SQLite, PostgreSQL and MariaDB without losing or shifting a
  * value. Values travel in a neutral *transfer form*: datetimes as UTC ISO text, booleans as
  * booleans, json as compact JSON text, bigintegers as decimal text, dates and times as text.
  * Nothing goes through a JavaScript Date or the node process's time zone, and PostgreSQL values
@@ -17,6 +17,7 @@ export function readExpression(knex: Knex, client: DatabaseClient, column: Colum
     if (column.type === 'bigInteger') return knex.raw('CAST(?? AS TEXT) AS ??', [name, name]);
     return knex.raw('??', [name]);
   }
+  if (client === 'mysql') return mysqlReadExpression(knex, column);
   switch (column.type) {
     case 'datetime':
       return knex.raw(`to_char(??, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ??`, [name, name]);
@@ -26,6 +27,19 @@ export function readExpression(knex: Knex, client: DatabaseClient, column: Colum
       return knex.raw(`to_char(??, 'HH24:MI:SS.MS') AS ??`, [name, name]);
     case 'jsonb':
       return knex.raw('??::text AS ??', [name, name]);
+    default:
+      return knex.raw('??', [name]);
+  }
+}
+
+/** MariaDB and MySQL: datetimes and times as text with their fraction; the rest arrives as text already (mysql-session.ts). */
+function mysqlReadExpression(knex: Knex, column: ColumnLayout): Knex.Raw {
+  const name = column.name;
+  switch (column.type) {
+    case 'datetime':
+      return knex.raw(`DATE_FORMAT(??, '%Y-%m-%dT%H:%i:%s.%fZ') AS ??`, [name, name]);
+    case 'time':
+      return knex.raw(`LEFT(TIME_FORMAT(??, '%H:%i:%s.%f'), 12) AS ??`, [name, name]);
     default:
       return knex.raw('??', [name]);
   }
@@ -61,9 +75,17 @@ function postgresToTransfer(type: ColumnType, raw: unknown): unknown {
   return type === 'jsonb' ? compactJson(raw as string) : raw;
 }
 
+/** tinyint booleans; MariaDB's JSON is text as it was written, compacted like PostgreSQL's. */
+function mysqlToTransfer(type: ColumnType, raw: unknown): unknown {
+  if (type === 'boolean') return Boolean(Number(raw));
+  if (type === 'jsonb') return compactJson(String(raw));
+  return raw;
+}
+
 /** A value as read by `readExpression`, in transfer form. */
 export function toTransferForm(client: DatabaseClient, type: ColumnType, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
+  if (client === 'mysql') return mysqlToTransfer(type, raw);
   return client === 'sqlite' ? sqliteToTransfer(type, raw) : postgresToTransfer(type, raw);
 }
 
@@ -99,5 +121,6 @@ function toPostgres(type: ColumnType, value: unknown): unknown {
  */
 export function fromTransferForm(client: DatabaseClient, type: ColumnType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  if (client === 'mysql') return type === 'boolean' ? (value ? 1 : 0) : toPostgres(type, value);
   return client === 'sqlite' ? toSqlite(type, value) : toPostgres(type, value);
 }

@@ -31,9 +31,12 @@ export interface CopiedTable {
 }
 
 /** Bound parameters per statement: PostgreSQL allows 65535, SQLite (as better-sqlite3 builds it) 32766. */
-const MAX_PARAMETERS: Record<DatabaseClient, number> = { postgres: 65000, sqlite: 32000 };
-/** knex inserts several rows into SQLite as a compound SELECT, which SQLite limits to 500 terms. */
-const MAX_BATCH_ROWS: Record<DatabaseClient, number> = { postgres: 5000, sqlite: 500 };
+const MAX_PARAMETERS: Record<DatabaseClient, number> = { postgres: 65000, sqlite: 32000, mysql: 60000 };
+/**
+ * knex inserts several rows into SQLite as a compound SELECT, which SQLite limits to 500 terms;
+ * mysql2 writes the values into the statement's text, which max_allowed_packet (16 MB) bounds.
+ */
+const MAX_BATCH_ROWS: Record<DatabaseClient, number> = { postgres: 5000, sqlite: 500, mysql: 500 };
 
 /** Thrown when the target already holds data in a table of the schema. */
 export class TargetNotEmptyError extends Error {

@@ -1,18 +1,20 @@
 /**
  * Database URLs and knex instances. `sqlite:<path>` opens (or creates) a SQLite file through
- * better-sqlite3; `postgres://…` or `postgresql://…` connects to PostgreSQL through pg.
+ * better-sqlite3; `postgres://…` or `postgresql://…` connects to PostgreSQL through pg;
+ * `mysql://…` or `mariadb://…` connects to MariaDB or MySQL through mysql2 (mysql-session.ts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { registerSqlFunctions, type SqliteConnection } from './sql-functions.js';
 import { POSTGRES_SESSION } from './postgres-session.js';
+import { mysqlConnectionConfig, MYSQL_KNEX_SESSION } from './mysql-session.js';
 
-export type DatabaseClient = 'sqlite' | 'postgres';
+export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 
 export interface DatabaseLocation {
   readonly client: DatabaseClient;
-  /** sqlite: the file path (or `:memory:`); postgres: the connection string. */
+  /** sqlite: the file path (or `:memory:`); postgres, mysql: the connection string. */
   readonly target: string;
 }
 
@@ -32,13 +34,27 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
     return { client: 'sqlite', target };
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { client: 'postgres', target: url };
-  throw new Error(`invalid database URL "${url}": expected sqlite:<path> or postgres://user@host:port/database`);
+  if (/^(mysql|mariadb):\/\//.test(url)) return { client: 'mysql', target: url };
+  throw new Error(`invalid database URL "${url}": expected sqlite:<path>, postgres://user@host:port/database or mysql://user@host:port/database`);
 }
 
 /** The client of an open knex instance, as this package names it. */
 export function clientOf(knex: Knex): DatabaseClient {
   const name = String(knex.client.config.client);
+  if (name === 'mysql2' || name === 'mysql') return 'mysql';
   return name === 'pg' || name === 'postgres' || name === 'postgresql' ? 'postgres' : 'sqlite';
+}
+
+/** The rows of a `knex.raw` result: an array on SQLite, `{ rows }` on PostgreSQL, `[rows, fields]` from mysql2. */
+export function rawRows<T = Record<string, unknown>>(knex: Knex, result: unknown): T[] {
+  switch (clientOf(knex)) {
+    case 'mysql':
+      return (result as [T[], unknown])[0];
+    case 'postgres':
+      return (result as { rows: T[] }).rows;
+    default:
+      return result as T[];
+  }
 }
 
 export interface OpenOptions {
@@ -83,6 +99,7 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
     });
   }
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  if (location.client === 'mysql') return openMysql(location.target, options, connectTimeout);
   const knex = knexFactory({
     client: 'pg',
     // Without a bound, a connection to an unreachable host waits for the kernel's TCP timeout.
@@ -104,6 +121,23 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
   });
   postgresOpenedHere.add(knex);
   return knex;
+}
+
+/** MariaDB or MySQL through mysql2, with the session settings of mysql-session.ts on every connection. */
+function openMysql(url: string, options: OpenOptions, connectTimeout: number): Knex {
+  return knexFactory({
+    client: 'mysql2',
+    connection: mysqlConnectionConfig(url, connectTimeout),
+    acquireConnectionTimeout: connectTimeout,
+    log: quietLog,
+    pool: {
+      min: 0,
+      max: options.poolSize ?? 10,
+      afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
+        connection.query(MYSQL_KNEX_SESSION, (error) => done(error, connection));
+      },
+    },
+  });
 }
 
 /** The PostgreSQL databases openDatabase opened: their connections need POSTGRES_SESSION and nothing else. */

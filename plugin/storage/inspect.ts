@@ -1,8 +1,9 @@
 /**
  * What a database already holds: its tables with their columns and index names, read from the
  * catalog (sqlite_master and table_info on SQLite; information_schema and pg_indexes in the
- * current schema on PostgreSQL). Sync compares it with the layout; copy reads only what exists.
+ * current schema on PostgreSQL; information_schema in the current database on MariaDB). Sync compares it with the layout; copy reads only what exists.
  */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { clientOf, type DatabaseClient } from './database.js';
 
@@ -21,8 +22,13 @@ interface CatalogRow {
   name: string;
 }
 
-/** PostgreSQL cuts identifiers to 63 bytes; a name is compared with the catalog the way it was stored. */
+/**
+ * PostgreSQL cuts identifiers to 63 bytes; a name is compared with the catalog the way it was
+ * stored. MariaDB refuses names over 64 characters: sync gives such an index or foreign key a name
+ * of 64, its start and a hash of the whole (Strapi v4 cannot create those on MariaDB at all).
+ */
 export function storedName(client: DatabaseClient, name: string): string {
+  if (client === 'mysql') return name.length <= 64 ? name : `${name.slice(0, 55)}_${createHash('sha1').update(name).digest('hex').slice(0, 8)}`;
   if (client !== 'postgres' || Buffer.byteLength(name) <= 63) return name;
   let cut = name;
   while (Buffer.byteLength(cut) > 63) cut = cut.slice(0, -1);
@@ -51,9 +57,23 @@ async function readPostgresCatalog(knex: Knex): Promise<{ tables: string[]; colu
   return { tables: tables.rows.map((row) => row.table_name), columns: columns.rows, indexes: indexes.rows };
 }
 
+async function readMysqlCatalog(knex: Knex): Promise<{ tables: string[]; columns: CatalogRow[]; indexes: CatalogRow[] }> {
+  const [tables] = await knex.raw(
+    `SELECT TABLE_NAME AS table_name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'`,
+  );
+  const [columns] = await knex.raw(
+    `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+  );
+  const [indexes] = await knex.raw(
+    `SELECT DISTINCT TABLE_NAME AS table_name, INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()`,
+  );
+  return { tables: (tables as { table_name: string }[]).map((row) => row.table_name), columns, indexes };
+}
+
 /** Every table of the database (the current schema on PostgreSQL) with its columns and indexes. */
 export async function inspectDatabase(knex: Knex): Promise<DatabaseSnapshot> {
-  const catalog = clientOf(knex) === 'postgres' ? await readPostgresCatalog(knex) : await readSqliteCatalog(knex);
+  const client = clientOf(knex);
+  const catalog = client === 'postgres' ? await readPostgresCatalog(knex) : client === 'mysql' ? await readMysqlCatalog(knex) : await readSqliteCatalog(knex);
   const snapshot = new Map<string, { columns: string[]; indexes: string[] }>();
   for (const table of catalog.tables) snapshot.set(table, { columns: [], indexes: [] });
   for (const row of catalog.columns) snapshot.get(row.table_name)?.columns.push(row.name);

@@ -51,7 +51,7 @@ export function formatColumnValue(client: DatabaseClient, type: ColumnType, valu
     case 'datetime':
       return client === 'sqlite' ? toDate(value).getTime() : utcTimestampText(toDate(value));
     case 'boolean':
-      return client === 'sqlite' ? (value ? 1 : 0) : Boolean(value);
+      return client === 'postgres' ? Boolean(value) : value ? 1 : 0;
     case 'jsonb':
       // pg would send a JavaScript array as a PostgreSQL array, and a string as JSON text.
       return JSON.stringify(value);
@@ -74,9 +74,10 @@ export function parseColumnValue(client: DatabaseClient, type: ColumnType, raw: 
     case 'datetime':
       return raw instanceof Date ? localFieldsAsUtc(raw) : toDate(raw);
     case 'boolean':
-      return client === 'sqlite' ? Boolean(Number(raw)) : raw;
+      return client === 'postgres' ? raw : Boolean(Number(raw));
     case 'jsonb':
-      return client === 'sqlite' && typeof raw === 'string' ? JSON.parse(raw) : raw;
+      // SQLite and MariaDB hold JSON as text (mysql2 is asked for text on MySQL too).
+      return client !== 'postgres' && typeof raw === 'string' ? JSON.parse(raw) : raw;
     case 'bigInteger':
       return String(raw);
     case 'decimal':

@@ -3,7 +3,8 @@
  * (with their indexes and foreign keys), columns and indexes. It never drops, renames or alters
  * anything that exists, so an existing Strapi database keeps its data and its own tables; running
  * it twice changes nothing the second time. All changes happen in one transaction (DDL is
- * transactional on both SQLite and PostgreSQL), so a failure leaves the database as it was.
+ * transactional on both SQLite and PostgreSQL), so a failure leaves the database as it was. On
+ * MariaDB and MySQL each DDL statement commits by itself: a failure keeps the tables made before it.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../schema/registry.js';
@@ -57,27 +58,38 @@ function addColumn(table: Knex.CreateTableBuilder, client: DatabaseClient, colum
     case 'date':
       return table.date(name);
     case 'time':
-      // knex's time() has no precision on PostgreSQL; milliseconds are what the API returns.
-      return client === 'postgres' ? table.specificType(name, 'time(3)') : table.time(name);
+      // knex's time() has no precision on PostgreSQL and MySQL; milliseconds are what the API returns.
+      return client === 'sqlite' ? table.time(name) : table.specificType(name, 'time(3)');
     case 'datetime':
       return table.datetime(name, { useTz: false, precision: 6 });
   }
 }
 
-function addIndex(table: Knex.CreateTableBuilder, index: IndexLayout): void {
-  if (index.unique) table.unique([...index.columns], { indexName: index.name });
-  else table.index([...index.columns], index.name);
+/**
+ * Strapi declares the ids and orders of its link, component and morph tables unsigned; on MySQL
+ * and MariaDB a foreign key must also match the unsigned id it references.
+ */
+function addTableColumn(table: Knex.CreateTableBuilder, client: DatabaseClient, layout: TableLayout, column: ColumnLayout): Knex.ColumnBuilder {
+  const built = addColumn(table, client, column);
+  const unsigned = client === 'mysql' && layout.role !== 'model' && (column.type === 'integer' || column.type === 'double');
+  return unsigned ? built.unsigned() : built;
+}
+
+function addIndex(table: Knex.CreateTableBuilder, client: DatabaseClient, index: IndexLayout): void {
+  const name = storedName(client, index.name);
+  if (index.unique) table.unique([...index.columns], { indexName: name });
+  else table.index([...index.columns], name);
 }
 
 async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayout): Promise<void> {
   await knex.schema.createTable(layout.name, (table) => {
     for (const column of layout.columns) {
-      const built = addColumn(table, client, column);
+      const built = addTableColumn(table, client, layout, column);
       if (column.nullable) built.nullable();
     }
-    for (const index of layout.indexes) addIndex(table, index);
+    for (const index of layout.indexes) addIndex(table, client, index);
     for (const key of layout.foreignKeys) {
-      table.foreign([...key.columns], key.name).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
+      table.foreign([...key.columns], storedName(client, key.name)).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
     }
   });
 }
@@ -93,8 +105,8 @@ async function completeTable(knex: Knex, client: DatabaseClient, layout: TableLa
   }
   if (!missingColumns.length && !missingIndexes.length) return [];
   await knex.schema.alterTable(layout.name, (table) => {
-    for (const column of missingColumns) addColumn(table, client, column).nullable();
-    for (const index of missingIndexes) addIndex(table, index);
+    for (const column of missingColumns) addTableColumn(table, client, layout, column).nullable();
+    for (const index of missingIndexes) addIndex(table, client, index);
   });
   return [
     ...missingColumns.map((column): SchemaChange => ({ kind: 'column', table: layout.name, name: column.name })),

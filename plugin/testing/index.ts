@@ -17,12 +17,12 @@ import type supertest from 'supertest';
 import { contentApi, type ContentApi, type ContentApiOptions } from '../index.js';
 import { buildModels, type ModelSet } from '../storage/models.js';
 import type { DatabaseClient } from '../storage/database.js';
-import { createTestDatabase, postgresServerUrl } from './database.js';
+import { createTestDatabase, mysqlServerUrl, postgresServerUrl } from './database.js';
 import { parseTestData } from './data-file.js';
 import { loadTestData, type EntryIds } from './load-data.js';
 
 export { parseTestData, type TestData } from './data-file.js';
-export { createTestDatabase, postgresServerUrl, type TestDatabase } from './database.js';
+export { createTestDatabase, mysqlServerUrl, postgresServerUrl, type TestDatabase } from './database.js';
 
 export interface TestApiOptions extends Omit<Partial<ContentApiOptions>, 'database' | 'sync'> {
   /** The schema folder (default `.`). */
@@ -50,9 +50,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** The database kinds a suite can run on here: SQLite, and PostgreSQL when TEST_DATABASE_URL is set. */
+/** The database kinds a suite can run on here: SQLite, PostgreSQL when TEST_DATABASE_URL is set, MariaDB when TEST_MYSQL_URL is. */
 export function testDatabases(): DatabaseClient[] {
-  return postgresServerUrl() ? ['sqlite', 'postgres'] : ['sqlite'];
+  return ['sqlite' as const, ...(postgresServerUrl() ? ['postgres' as const] : []), ...(mysqlServerUrl() ? ['mysql' as const] : [])];
 }
 
 export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {

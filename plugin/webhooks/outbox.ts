@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { authorize } from '../access/authorize.js';
+import { rawRows } from '../storage/database.js';
+import { positionalStatement } from '../sql/positional.js';
 import { parseQuery, type QueryLimits } from '../query/parse.js';
 import type { Model, Registry } from '../schema/registry.js';
 import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from '../sql/compile.js';
@@ -77,9 +79,8 @@ export class Outbox {
     const statement = this.statementOf(model);
     const values = [...statement.values];
     values[FIND_ONE_ID_INDEX] = id;
-    const { sql, bindings } = positional(statement.sql, values);
-    const result = (await trx.raw(sql, bindings as Knex.RawBinding[])) as { rows?: { entry: unknown }[] } | { entry: unknown }[];
-    const rows = Array.isArray(result) ? result : (result.rows ?? []);
+    const { sql, values: bindings } = positionalStatement(statement.sql, values, { forKnex: true });
+    const rows = rawRows<{ entry: unknown }>(trx, await trx.raw(sql, bindings as Knex.RawBinding[]));
     if (!rows.length) return null;
     const text = rows[0]!.entry;
     const { id: entryId, attributes } = JSON.parse(Buffer.isBuffer(text) ? text.toString('utf8') : String(text)) as { id: number; attributes: Record<string, unknown> };
@@ -100,19 +101,6 @@ export class Outbox {
     }
     return statement;
   }
-}
-
-/**
- * A compiled statement (numbered placeholders: `$1` on PostgreSQL, `@p1` on SQLite) as knex's
- * positional `?` and its bindings, so that it runs on the write's transaction.
- */
-function positional(sql: string, values: readonly unknown[]): { sql: string; bindings: unknown[] } {
-  const bindings: unknown[] = [];
-  const text = sql.replace(/\?/g, '\\?').replace(/\$(\d+)|@p(\d+)/g, (_match, postgres: string | undefined, sqlite: string | undefined) => {
-    bindings.push(values[Number(postgres ?? sqlite) - 1]);
-    return '?';
-  });
-  return { sql: text, bindings };
 }
 
 async function insertEvent(trx: Knex.Transaction, event: WebhookEvent, uid: string | null, payload: object, targets: readonly string[], now: number): Promise<void> {

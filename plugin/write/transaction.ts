@@ -1,14 +1,15 @@
 /**
  * One transaction per write. A write that loses a race for the database (see isConflict) is run
  * again from the start, a few times; its checks run again too, against what the winner wrote. On
- * PostgreSQL the link tables a write reorders are locked first, in name order: two writers
- * reordering one list take turns, so its order column stays a permutation.
+ * PostgreSQL and MariaDB the link tables a write reorders are locked first, in name order: two
+ * writers reordering one list take turns, so its order column stays a permutation.
  */
 import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import { RowStore, type WriteSchema } from './row-store.js';
+import { isMysqlConflict, isMysqlPastDeadline, lockMysqlNames, mysqlTransaction } from './mysql-transaction.js';
 
 /** What a write's transaction needs of the API. */
 export interface TransactionContext {
@@ -18,7 +19,7 @@ export interface TransactionContext {
 }
 
 export interface TransactionOptions {
-  /** The tables whose rows or lists the write changes: locked first, in name order (PostgreSQL). */
+  /** The tables whose rows or lists the write changes: locked first, in name order (PostgreSQL, MariaDB). */
   readonly locks: readonly string[];
   /** When the request must be answered by (epoch ms): a PostgreSQL statement still waiting then is cancelled, and the answer is a 503. */
   readonly deadline: number;
@@ -33,7 +34,7 @@ const ATTEMPTS = 5;
  */
 function isConflict(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return isSqliteBusy(error) || (typeof code === 'string' && (code === 'SQLITE_CONSTRAINT_UNIQUE' || ['40001', '40P01', '23505'].includes(code)));
+  return isSqliteBusy(error) || isMysqlConflict(error) || (typeof code === 'string' && (code === 'SQLITE_CONSTRAINT_UNIQUE' || ['40001', '40P01', '23505'].includes(code)));
 }
 
 /** The busy timeout the SQLite connection is opened with (storage/database.ts). */
@@ -42,12 +43,28 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** PostgreSQL's codes for a statement cancelled by statement_timeout or a lock not had in time. */
 const PAST_DEADLINE = new Set(['57014', '55P03']);
 
+/**
+ * Locks more tables inside a write's transaction (the lists a hook relates): a PostgreSQL advisory
+ * or MariaDB named lock per table, in name order; nothing on SQLite, whose writer holds the database.
+ */
+export async function lockMore(store: RowStore, names: readonly string[]): Promise<void> {
+  if (store.client === 'mysql') await lockMysqlNames(store.trx, names);
+  if (store.client !== 'postgres') return;
+  for (const name of [...new Set(names)].sort()) await store.trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
+}
+
 /** Runs `work` in a transaction holding its locks (PostgreSQL), again on a conflict, within the deadline. */
 export async function inTransaction<T>(context: TransactionContext, options: TransactionOptions, work: (store: RowStore) => Promise<T>): Promise<T> {
   const { knex, schema, now } = context;
   const client = clientOf(knex);
   for (let attempt = 1; ; attempt++) {
     try {
+      if (client === 'mysql') {
+        return await mysqlTransaction(knex, options.deadline, async (trx) => {
+          await lockMysqlNames(trx, options.locks);
+          return work(new RowStore(trx, schema, client, new Date(now())));
+        });
+      }
       return await knex.transaction(async (trx) => {
         const left = Math.max(1, Math.floor(options.deadline - Date.now()));
         if (client === 'postgres') {
@@ -60,7 +77,7 @@ export async function inTransaction<T>(context: TransactionContext, options: Tra
         return work(new RowStore(trx, schema, client, new Date(now())));
       });
     } catch (error) {
-      if (PAST_DEADLINE.has(String((error as { code?: unknown } | null)?.code))) throw new ServiceUnavailableError('Service Unavailable: the write did not finish in time', 1);
+      if (PAST_DEADLINE.has(String((error as { code?: unknown } | null)?.code)) || isMysqlPastDeadline(error)) throw new ServiceUnavailableError('Service Unavailable: the write did not finish in time', 1);
       if (!isConflict(error)) throw error;
       // Still losing after a few runs, or out of time: the database is busy, try again later.
       if (attempt >= ATTEMPTS || Date.now() >= options.deadline) throw new ServiceUnavailableError('Service Unavailable: the database is busy', 1);

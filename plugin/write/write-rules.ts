@@ -12,8 +12,10 @@ import { callerValue, CallerVariable, type CallerValues } from '../query/caller-
 import { CompileContext } from '../sql/context.js';
 import { compileFilter } from '../sql/compile-filter.js';
 import { bindCallerValues } from '../sql/caller-values.js';
+import { positionalStatement } from '../sql/positional.js';
 import { quoteIdentifier as q, type Dialect } from '../sql/dialect/dialect.js';
 import type { Model } from '../schema/registry.js';
+import { rawRows } from '../storage/database.js';
 import type { RowStore } from './row-store.js';
 
 /** The body's data as the rule lets the role write it: denied attributes reported, forced values in place. */
@@ -43,19 +45,18 @@ function boundValue(value: unknown, caller: CallerValues): unknown {
 /** Whether the entry `id` matches the rule's `where`, read in the write's transaction. */
 export async function matchesRule(store: RowStore, dialect: Dialect, model: Model, id: number, rule: ActionRule | null, caller: CallerValues): Promise<boolean> {
   if (!rule?.where) return true;
-  // knex binds `?` placeholders on every engine, inside the transaction's connection.
-  const context = new CompileContext({ ...dialect, placeholder: () => '?' });
-  // Positional placeholders: the values are collected in the order the SQL text reads them.
+  const context = new CompileContext(dialect);
   const idTerm = `t."id" = ${dialect.typed(context.parameter(id), 'integer')}`;
-  const sql = `SELECT 1 AS "matched" FROM ${q(model.tableName)} t WHERE ${idTerm} AND ${compileFilter(context, rule.where, 't', model)}`;
-  const rows = (await store.trx.raw(sql, [...bindCallerValues(context.values, caller)] as Knex.RawBinding[])) as unknown;
-  return rowsOf(rows).length > 0;
-}
-
-/** knex.raw's rows: an array on SQLite, `{ rows }` on PostgreSQL. */
-function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  return (result as { rows?: unknown[] }).rows ?? [];
+  // Run by knex.raw on the transaction's connection, which binds `?` in text order.
+  const compiled = `SELECT 1 AS "matched" FROM ${q(model.tableName)} t WHERE ${idTerm} AND ${compileFilter(context, rule.where, 't', model)}`;
+  const positional = positionalStatement(compiled, bindCallerValues(context.values, caller), { forKnex: true });
+  let sql = positional.sql;
+  // The LIKE filters' `ESCAPE '\'` is written for sessions where a backslash is an ordinary
+  // character; MariaDB's write connections keep backslash escapes (their values are escaped into
+  // the text by the client), where that literal is written '\\'.
+  if (store.client === 'mysql') sql = sql.replaceAll("ESCAPE '\\'", "ESCAPE '\\\\'");
+  const rows = rawRows(store.trx, await store.trx.raw(sql, positional.values as Knex.RawBinding[]));
+  return rows.length > 0;
 }
 
 /** An update or delete reaches only the rows its rule matches: the others are as absent. */

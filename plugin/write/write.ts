@@ -19,7 +19,7 @@ import { relationLinks } from './relation-links.js';
 import type { RowStore, WriteSchema } from './row-store.js';
 import type { Executor } from '../sql/execute.js';
 import type { ScalarChecker } from './scalar-values.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, lockMore } from './transaction.js';
 import { linkListedLocalizations } from './localization-group.js';
 import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles } from './lifecycles.js';
 import { mustMatchToChange, mustMatchWritten, ruledData } from './write-rules.js';
@@ -97,10 +97,7 @@ export async function runBeforeHooks(
   if (problems.length) throw new DataValidationError(problems);
   // A hook may relate lists the body did not: their tables are locked now. Out of name order, two
   // such writes may deadlock; PostgreSQL then fails one, and it is run again (transaction.ts).
-  if (locking.store.client === 'postgres') {
-    const more = [...new Set(lockNamesOf(engine, write))].filter((name) => !locking.locked.includes(name)).sort();
-    for (const name of more) await locking.store.trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [name]);
-  }
+  await lockMore(locking.store, lockNamesOf(engine, write).filter((name) => !locking.locked.includes(name)));
   return { write, publication: published };
 }
 
@@ -274,6 +271,6 @@ export async function deleteEntry(engine: WriteEngine, request: WriteRequest & {
 
 async function mustExist(store: RowStore, model: Model, id: number): Promise<void> {
   const query = store.trx(model.tableName).where({ id }).first('id');
-  if (store.client === 'postgres') query.forUpdate();
+  if (store.client !== 'sqlite') query.forUpdate();
   if (!(await query)) throw new NotFoundError();
 }

@@ -270,7 +270,7 @@ for (const corpus of corpora) {
           let url: string;
           if (kind.client === 'sqlite') url = `sqlite:${join(folder, 'app.db')}`;
           else {
-            database = await createTestDatabase('postgres');
+            database = await createTestDatabase(kind.client);
             url = database.url;
           }
           api = await contentApi({ root: folder, database: url, notFound: true, watchPermissions: false, locales: ['en', 'fr'], defaultLocale: 'en' });

@@ -1,6 +1,6 @@
 /**
  * The pieces of a conformance run: the kit's cases, a private copy of a fixture database (SQLite
- * file, or a PostgreSQL database filled by `content-api copy`), and the kit's run.mjs replaying
+ * file, or a PostgreSQL or MariaDB database filled by `content-api copy`), and the kit's run.mjs replaying
  * the cases against a running server.
  */
 import { spawn } from 'node:child_process';
@@ -98,7 +98,7 @@ export async function prepareFixture(kit: string, fixture: string, client: Datab
   }
   if (client === 'sqlite') return { url: `sqlite:${file}`, drop: async () => removeFile() };
 
-  const database = await createTestDatabase('postgres');
+  const database = await createTestDatabase(client);
   const drop = async () => {
     removeFile();
     await database.drop();

@@ -6,8 +6,7 @@
  */
 import { expect } from 'chai';
 import { planRead } from '../../plugin/read.js';
-import { postgresDialect } from '../../plugin/sql/dialect/postgres.js';
-import { sqliteDialect } from '../../plugin/sql/dialect/sqlite.js';
+import { DIALECTS } from '../../plugin/cli/explain.js';
 import { estimateRequest } from '../../plugin/sql/estimate.js';
 import { Statistics } from '../../plugin/sql/statistics.js';
 import { StatementCosts } from '../../plugin/sql/statement-costs.js';
@@ -26,7 +25,7 @@ for (const kind of testDatabaseKinds()) {
     after(() => served.close());
 
     it('estimates bodies within a factor of two of what is built', async () => {
-      const statistics = new Statistics(served.api.knex, kind.client === 'postgres' ? postgresDialect : sqliteDialect, served.api.registry);
+      const statistics = new Statistics(served.api.knex, DIALECTS[kind.client], served.api.registry);
       {
         await statistics.gather();
         expect(statistics.ready).to.equal(true);

@@ -2,6 +2,7 @@
  * `content-api seed` and `content-api serve --seed` as a user runs them: the compiled CLI in a
  * child process, its exit codes and what it prints.
  */
+import type { DatabaseClient } from '../../plugin/storage/database.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { repoRoot, startServer } from '../support/server.js';
 import { runCli } from '../support/run-node.js';
 
 /** A database URL of `kind` that nothing has written to yet, and how to remove it. */
-async function emptyDatabase(client: 'sqlite' | 'postgres'): Promise<{ url: string; drop(): Promise<void> }> {
+async function emptyDatabase(client: DatabaseClient): Promise<{ url: string; drop(): Promise<void> }> {
   if (client === 'postgres') {
     const database: TestDatabase = await createTestDatabase('postgres');
     return { url: database.url, drop: () => database.drop() };

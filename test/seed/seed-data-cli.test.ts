@@ -2,6 +2,7 @@
  * `content-api seed --data FILE`: a testing-kit data file loaded into any schema from the command
  * line, as a user runs it (the compiled CLI in a child process).
  */
+import type { DatabaseClient } from '../../plugin/storage/database.js';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ const recipes = join(repoRoot, 'examples', 'recipes');
 const recipesData = join(recipes, 'test', 'data.yaml');
 
 /** An empty database of `client`; on SQLite a file that does not exist yet. */
-async function emptyDatabase(client: 'sqlite' | 'postgres'): Promise<{ url: string; exists(): boolean; drop(): Promise<void> }> {
+async function emptyDatabase(client: DatabaseClient): Promise<{ url: string; exists(): boolean; drop(): Promise<void> }> {
   if (client === 'postgres') {
     const database = await createTestDatabase('postgres');
     return { url: database.url, exists: () => true, drop: () => database.drop() };
@@ -36,7 +37,7 @@ async function withKnex<T>(url: string, work: (knex: Knex) => Promise<T>): Promi
 }
 
 /** Nothing was created: no SQLite file, no PostgreSQL table. */
-async function expectNoTables(client: 'sqlite' | 'postgres', database: { url: string; exists(): boolean }): Promise<void> {
+async function expectNoTables(client: DatabaseClient, database: { url: string; exists(): boolean }): Promise<void> {
   if (client === 'sqlite') return void expect(database.exists()).to.equal(false);
   const result = await withKnex(database.url, (knex) => knex.raw("select count(*)::int as tables from information_schema.tables where table_schema = 'public'"));
   expect(result).to.have.nested.property('rows[0].tables', 0);

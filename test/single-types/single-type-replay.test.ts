@@ -7,6 +7,7 @@
  *
  * The whole sequence is sent before the tests report (each case sees what the earlier ones wrote).
  */
+import type { DatabaseClient } from '../../plugin/storage/database.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -61,14 +62,14 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serveHomepages(client: 'sqlite' | 'postgres'): Promise<Served> {
+async function serveHomepages(client: DatabaseClient): Promise<Served> {
   const database: TestDatabase = await createTestDatabase(client);
   await syncSchema(database.knex, await loadSchema(SINGLE_TYPES_ROOT));
   const served: ServedApi = await serveApi({ root: SINGLE_TYPES_ROOT, database: database.knex, sync: false, locales: ['en', 'fr'] });
   return { agent: served.request, close: async () => (await served.close(), await database.drop()) };
 }
 
-async function serveArticles(client: 'sqlite' | 'postgres'): Promise<Served> {
+async function serveArticles(client: DatabaseClient): Promise<Served> {
   const fixture: FreshFixture = await freshFixture(client, writerPermissions());
   const served = await serveApi({ root: fixture.root, database: fixture.url, watchPermissions: false });
   return { agent: served.request, close: async () => (await served.close(), await fixture.drop()) };

@@ -64,7 +64,7 @@ async function createFixture(client: DatabaseClient, size: FixtureSize): Promise
   copyFileSync(join(conformanceKitDir(), 'db', `strapi-${size}.db`), file);
   const sqliteUrl = `sqlite:${file}`;
   if (client === 'sqlite') return { url: sqliteUrl, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  const target: TestDatabase = await createTestDatabase('postgres');
+  const target: TestDatabase = await createTestDatabase(client);
   const source = openDatabase(sqliteUrl);
   try {
     await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(repoRoot) });

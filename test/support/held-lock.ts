@@ -2,7 +2,8 @@
  * A copy of the small conformance fixture that the test can lock against readers, so that a
  * request waits in the database for as long as the test wants: on SQLite a writer's EXCLUSIVE
  * lock (the fixture keeps Strapi's rollback journal when served with sync off), on PostgreSQL an
- * ACCESS EXCLUSIVE lock on the articles table in an open transaction. Nothing is written.
+ * ACCESS EXCLUSIVE lock on the articles table in an open transaction, on MariaDB a session's
+ * `LOCK TABLES articles WRITE` (InnoDB's readers never wait for row locks). Nothing is written.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ export interface LockableDatabase {
 }
 
 export async function lockableDatabase(client: DatabaseClient): Promise<LockableDatabase> {
+  if (client === 'mysql') return lockableMysql(await fixtureDatabase('mysql'));
   return client === 'sqlite' ? lockableSqlite() : lockablePostgres(await fixtureDatabase('postgres'));
 }
 
@@ -54,6 +56,29 @@ function lockablePostgres(url: string): LockableDatabase {
     lock: async () => {
       transaction = await knex.transaction();
       await transaction.raw('LOCK TABLE articles IN ACCESS EXCLUSIVE MODE');
+    },
+    unlock,
+    close: async () => {
+      await unlock();
+      await knex.destroy();
+    },
+  };
+}
+
+function lockableMysql(url: string): LockableDatabase {
+  const knex = openDatabase(url, { poolSize: 1 });
+  let connection: unknown = null;
+  const unlock = async () => {
+    if (connection === null) return;
+    await knex.raw('UNLOCK TABLES').connection(connection);
+    await knex.client.releaseConnection(connection);
+    connection = null;
+  };
+  return {
+    url,
+    lock: async () => {
+      connection = await knex.client.acquireConnection();
+      await knex.raw('LOCK TABLES articles WRITE').connection(connection);
     },
     unlock,
     close: async () => {

@@ -32,6 +32,8 @@ for (const kind of testDatabaseKinds()) {
       const knex = api.api.knex;
       if (kind.client === 'sqlite') {
         await knex.raw("CREATE TRIGGER refuse_links BEFORE INSERT ON components_shared_links BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+      } else if (kind.client === 'mysql') {
+        await knex.raw("CREATE TRIGGER refuse_links BEFORE INSERT ON components_shared_links FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'");
       } else {
         await knex.raw("CREATE FUNCTION refuse_row() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$ LANGUAGE plpgsql");
         await knex.raw('CREATE TRIGGER refuse_links BEFORE INSERT ON components_shared_links FOR EACH ROW EXECUTE FUNCTION refuse_row()');
@@ -58,10 +60,12 @@ for (const kind of testDatabaseKinds()) {
 
     it('answers a 503 within the deadline when another writer holds the table', async function () {
       const hurried = await serveApi({ root: api.fixture.root, database: api.fixture.url, watchPermissions: false, timeout: 500 });
-      // SQLite: another connection holds the write lock; PostgreSQL: a transaction locks the table.
+      // SQLite: another connection holds the write lock; PostgreSQL: a transaction locks the table;
+      // MariaDB: a transaction locks every row and the gap after the last (new rows wait).
       const holder = kind.client === 'sqlite' ? await second.api.knex.transaction() : await api.api.knex.transaction();
       try {
-        await holder.raw(kind.client === 'sqlite' ? "UPDATE categories SET name = name WHERE id = 1" : 'LOCK TABLE categories IN ACCESS EXCLUSIVE MODE');
+        const lock = { sqlite: 'UPDATE categories SET name = name WHERE id = 1', postgres: 'LOCK TABLE categories IN ACCESS EXCLUSIVE MODE', mysql: 'SELECT id FROM categories FOR UPDATE' };
+        await holder.raw(lock[kind.client]);
         const started = Date.now();
         const response = await hurried.request.post('/api/categories').set('Authorization', 'Bearer editor-token').send({ data: { name: 'Hurried' } });
         expect([response.status, response.body.error.name]).to.deep.equal([503, 'ServiceUnavailableError']);

@@ -6,7 +6,7 @@ import type { ScalarType } from '../../schema/registry.js';
 import type { FilterValue, SortDirection } from '../../query/tree.js';
 
 export interface Dialect {
-  readonly name: 'sqlite' | 'postgres';
+  readonly name: 'sqlite' | 'postgres' | 'mysql';
   /** The placeholder of the parameter numbered `index` (1-based). */
   placeholder(index: number): string;
   /** The bindings object or array for the given values, in number order. */
@@ -18,10 +18,20 @@ export interface Dialect {
    * or SQL NULL when `nullWhenEmpty`. Used as the select list of a subquery.
    */
   arrayAggregate(element: string, order: readonly string[], nullWhenEmpty: boolean): string;
+  /**
+   * An aggregate like arrayAggregate over at most `limit` rows (null: all) after skipping `offset`
+   * (validated integers), on an engine that limits inside the aggregate. Without it, a per-parent
+   * window limits the rows in a FROM subquery, which MariaDB cannot correlate with the parent row.
+   */
+  limitedArrayAggregate?(element: string, order: readonly string[], nullWhenEmpty: boolean, limit: number | null, offset: number): string;
   /** The JSON value of a column of the given type (datetimes formatted, bigintegers as strings…). */
   value(type: ScalarType, column: string): string;
-  /** An aggregate joining the text of `expression` over the rows, in their order, with commas; NULL when none. */
-  joinText(expression: string): string;
+  /**
+   * An aggregate joining the text of `expression` over the rows with commas; NULL when none. The
+   * rows come from a sorted FROM subquery; `position` names its column of each row's place in
+   * that order, when `entryPosition` asked for one.
+   */
+  joinText(expression: string, position: string | null): string;
   /** The response body's text as the statement hands it over: a BLOB on SQLite (bytes, not a decoded string); PostgreSQL's executor asks for it in binary. */
   bodyBytes(expression: string): string;
   /** The final statement's JSON as text (PostgreSQL would otherwise hand back parsed objects). */
@@ -56,6 +66,15 @@ export interface Dialect {
   direction(direction: SortDirection): string;
   /** A column's value as sorted and range-compared: strings in code-point order; fit for MIN/MAX (D5). */
   sortable(expression: string, type: ScalarType | 'integer'): string;
+  /** An expression as text (`CAST(… AS TEXT)`; MariaDB has no TEXT cast). */
+  castText(expression: string): string;
+  /** The integer quotient of two integer expressions. */
+  integerDivide(dividend: string, divisor: string): string;
+  /**
+   * Each listed entry's place in `orderBy` (an `ORDER BY …` clause), for an engine whose aggregate
+   * does not read a sorted FROM subquery in its order; null where it does.
+   */
+  entryPosition(orderBy: string): string | null;
 }
 
 /** `"name"`: identifiers come from validated schema names, quoting keeps reserved words safe. */

@@ -76,4 +76,7 @@ export const postgresDialect: Dialect = {
     if (type === 'json') return `${expression}::text`;
     return expression;
   },
+  castText: (expression) => `CAST(${expression} AS TEXT)`,
+  integerDivide: (dividend, divisor) => `(${dividend}) / (${divisor})`,
+  entryPosition: () => null,
 };

@@ -81,5 +81,8 @@ export const sqliteDialect: Dialect = {
   // SQLite already places NULLs first ascending and compares strings bytewise.
   direction: (direction: SortDirection) => (direction === 'asc' ? 'ASC' : 'DESC'),
   sortable: (expression) => expression,
+  castText: (expression) => `CAST(${expression} AS TEXT)`,
+  integerDivide: (dividend, divisor) => `(${dividend}) / (${divisor})`,
+  entryPosition: () => null,
 };
 

@@ -2,7 +2,7 @@
  * A private, writable copy of the conformance app for write suites: the example schema in a
  * folder of its own (so a suite may give it its own permissions.yaml) and a fresh copy of the
  * small fixture Strapi 4.26.2 wrote — a SQLite file, or the same data copied into a new
- * PostgreSQL database. Unlike the shared read fixtures, every suite may change it.
+ * PostgreSQL or MariaDB database. Unlike the shared read fixtures, every suite may change it.
  */
 import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,7 @@ export async function freshFixture(client: DatabaseClient, permissions?: string)
   copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), file);
   const removeFolder = () => rmSync(root, { recursive: true, force: true });
   if (client === 'sqlite') return { root, url: `sqlite:${file}`, drop: async () => removeFolder() };
-  const database = await createTestDatabase('postgres');
+  const database = await createTestDatabase(client);
   const source = openDatabase(`sqlite:${file}`);
   try {
     await copyDatabase({ from: source, to: database.knex, registry: await loadSchema(root) });

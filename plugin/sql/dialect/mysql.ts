@@ -1,0 +1,112 @@
+/**
+ * MariaDB (and MySQL) through mysql2: JSON_OBJECT/JSON_ARRAYAGG build the body, datetimes are
+ * formatted as UTC text, booleans are tinyint, bigintegers are returned as text, decimals as
+ * numbers. The executor's sessions read double-quoted identifiers, `||` as concatenation and
+ * backslashes as plain characters (mysql-session.ts), so the shared SQL runs unchanged.
+ *
+ * Text comparisons use `utf8mb4_nopad_bin`: the columns' own collation (Strapi's tables take the
+ * server's, usually `utf8mb4_general_ci` or `_unicode_ci`) ignores case, accents and trailing
+ * spaces, while `$eq`, `$contains` and sorting compare code points on every engine. See sql/README.md.
+ */
+import type { ScalarType } from '../../schema/registry.js';
+import type { SortDirection } from '../../query/tree.js';
+import { literal, STRING_TYPES, type Dialect } from './dialect.js';
+
+/** Compares and sorts by code point, trailing spaces included. */
+const BINARY = 'utf8mb4_nopad_bin';
+
+/** MySQL's way to say "every remaining row" in a LIMIT (it has no LIMIT ALL). */
+export const MYSQL_ALL_ROWS = '18446744073709551615';
+
+/** A placeholder the executor turns into `?` (sql/positional.ts): the compiler may write parameters out of number order. */
+const placeholderOf = (index: number) => `?/*p${index}*/`;
+
+export const mysqlDialect: Dialect = {
+  name: 'mysql',
+  placeholder: placeholderOf,
+  bindings: (values) => values,
+  object(pairs) {
+    return `JSON_OBJECT(${pairs.map(([key, value]) => `${literal(key)}, ${value}`).join(', ')})`;
+  },
+  arrayAggregate(element, order, nullWhenEmpty) {
+    const aggregate = `JSON_ARRAYAGG(${element}${order.length ? ` ORDER BY ${order.join(', ')}` : ''})`;
+    // JSON_ARRAY(), not '[]': a text literal would be embedded as the string "[]".
+    return nullWhenEmpty ? aggregate : `COALESCE(${aggregate}, JSON_ARRAY())`;
+  },
+  limitedArrayAggregate(element, order, nullWhenEmpty, limit, offset) {
+    // Written into the SQL: MariaDB refuses a parameter there (mysql2 binds numbers as doubles).
+    const aggregate = `JSON_ARRAYAGG(${element} ORDER BY ${order.join(', ')} LIMIT ${limit ?? MYSQL_ALL_ROWS} OFFSET ${offset})`;
+    // Over no row, a limited JSON_ARRAYAGG is NULL or [] depending on the plan: decided by the count.
+    return `CASE WHEN count(*) > ${offset} THEN ${aggregate} ${nullWhenEmpty ? '' : 'ELSE JSON_ARRAY() '}END`;
+  },
+  value(type, column) {
+    switch (type) {
+      case 'datetime':
+      case 'timestamp':
+        return `CONCAT(LEFT(DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`;
+      case 'date':
+        return `DATE_FORMAT(${column}, '%Y-%m-%d')`;
+      case 'time':
+        return `LEFT(TIME_FORMAT(${column}, '%H:%i:%s.%f'), 12)`;
+      case 'biginteger':
+        return `CAST(${column} AS CHAR)`;
+      case 'boolean':
+        // A comparison is a JSON boolean inside JSON_OBJECT; the tinyint itself would be 0 or 1.
+        return `(${column} <> 0)`;
+      case 'json':
+        // MariaDB's JSON is LONGTEXT: read as JSON, not embedded as a string.
+        return `JSON_EXTRACT(${column}, '$')`;
+      case 'decimal':
+        return `CAST(${column} AS DOUBLE)`;
+      default:
+        return column;
+    }
+  },
+  joinText: (expression, position) => `group_concat(${expression}${position ? ` ORDER BY ${position}` : ''} SEPARATOR ',')`,
+  // Bytes: mysql2 hands a binary string over as a Buffer, without decoding it.
+  bodyBytes: (expression) => `CAST(${expression} AS BINARY)`,
+  // JSON_OBJECT writes `{"a": 1}`; compact output is the other engines' bytes.
+  jsonText: (expression) => `JSON_COMPACT(${expression})`,
+  unindexed: (column) => column,
+  rowById: (table, alias, id) => ({ join: `JOIN ${table} ${alias}`, conditions: [`${alias}."id" = ${id}`] }),
+  checkpoint: null,
+  typed(placeholder, type) {
+    if (STRING_TYPES.has(type)) return `${placeholder} COLLATE ${BINARY}`;
+    if (type === 'json') return `JSON_EXTRACT(${placeholder}, '$')`;
+    return placeholder;
+  },
+  parameter(type, value) {
+    if (value === null) return null;
+    if (type === 'boolean') return value === true || value === 'true' ? 1 : 0;
+    if ((type === 'datetime' || type === 'timestamp') && typeof value === 'number') {
+      return new Date(value).toISOString().replace('T', ' ').replace('Z', '');
+    }
+    if (typeof value === 'bigint') return String(value);
+    return value;
+  },
+  text(column, type) {
+    if (STRING_TYPES.has(type)) return `${column} COLLATE ${BINARY}`;
+    if (['datetime', 'timestamp', 'date', 'time'].includes(type)) return mysqlDialect.value(type as ScalarType, column);
+    if (type === 'boolean') return `CASE ${column} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`;
+    if (type === 'float' || type === 'decimal') return `CAST(CAST(${column} AS DOUBLE) AS CHAR)`;
+    if (type === 'json') return `CAST(JSON_EXTRACT(${column}, '$') AS CHAR)`;
+    return `CAST(${column} AS CHAR)`;
+  },
+  // The parameter's explicit collation decides the comparison, whatever the text's own.
+  contains: (text, parameter) => `LOCATE(${parameter} COLLATE ${BINARY}, ${text}) > 0`,
+  startsWith: (text, parameter) => `LEFT(${text}, CHAR_LENGTH(${parameter})) = ${parameter} COLLATE ${BINARY}`,
+  endsWith: (text, parameter) => `RIGHT(${text}, CHAR_LENGTH(${parameter})) = ${parameter} COLLATE ${BINARY}`,
+  castText: (expression) => `CAST(${expression} AS CHAR)`,
+  // `/` is exact division on MariaDB (34 / 25 = 1.3600).
+  integerDivide: (dividend, divisor) => `(${dividend}) DIV (${divisor})`,
+  // MariaDB drops an ORDER BY without LIMIT from a FROM subquery, and even with one the rows of a
+  // materialized subquery holding long text come back out of order: the body orders by position.
+  entryPosition: (orderBy) => `row_number() OVER (${orderBy})`,
+  // MariaDB already places NULLs first ascending and last descending.
+  direction: (direction: SortDirection) => (direction === 'asc' ? 'ASC' : 'DESC'),
+  sortable(expression, type) {
+    if (STRING_TYPES.has(type)) return `${expression} COLLATE ${BINARY}`;
+    if (type === 'json') return `CAST(${expression} AS CHAR)`;
+    return expression;
+  },
+};

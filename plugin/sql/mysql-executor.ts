@@ -1,0 +1,99 @@
+/**
+ * MariaDB and MySQL statements: prepared statements on a mysql2 pool of the executor's own, whose
+ * sessions read the shared SQL (double-quoted identifiers, `||`, plain backslashes: see
+ * storage/mysql-session.ts) and carry the deadline as `max_statement_time`. The body is selected
+ * as a binary string, which mysql2 hands over as a Buffer without decoding it.
+ *
+ * The pool is the executor's own (not knex's) because those session settings would change how
+ * knex's own queries are read: knex escapes values into the text with backslashes.
+ */
+import { availableParallelism } from 'node:os';
+import type { Knex } from 'knex';
+import { createPool, type Pool, type PoolOptions } from 'mysql2/promise';
+import { ServiceUnavailableError } from '../errors.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../storage/database.js';
+import { mysqlConnectionConfig, mysqlReadSession } from '../storage/mysql-session.js';
+import type { Statement } from './compile.js';
+import { mysqlDialect } from './dialect/mysql.js';
+import { positionalStatement } from './positional.js';
+import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { StatementCosts } from './statement-costs.js';
+
+export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const limit = options.maxConcurrentStatements ?? 4 * availableParallelism();
+  const admission = queueFor(limit, availableParallelism(), options);
+  const costs = new StatementCosts();
+  const pool = createPool({ ...poolOptionsOf(knex), connectionLimit: limit, maxIdle: limit });
+  // Every new connection of the pool gets the read session before its first statement.
+  (pool as unknown as { pool: { on(event: 'connection', listener: (connection: { query(sql: string): void }) => void): void } }).pool.on(
+    'connection',
+    (connection) => connection.query(mysqlReadSession(timeout)),
+  );
+
+  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[][]> => {
+    const heavy = costs.isHeavy(statement.sql);
+    const release = await admission.acquire(deadline, heavy);
+    try {
+      const { sql, values } = positionalStatement(statement.sql, statement.values);
+      const started = performance.now();
+      const [result] = await pool.execute({ sql, values: values as never[], rowsAsArray: true });
+      const milliseconds = performance.now() - started;
+      countStatement(stats, admission, milliseconds);
+      costs.record(statement.sql, milliseconds);
+      return result as unknown[][];
+    } catch (error) {
+      throw failed(error);
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    dialect: mysqlDialect,
+    column: async (statement, stats, deadline) => (await rows(statement, stats, deadline)).map((row) => row[0]),
+    async body(statement, stats, deadline, maxBytes = Infinity) {
+      const [[body, size, entries]] = (await rows(withinBudget(statement, maxBytes), stats, deadline)) as [[Buffer | null, unknown, unknown]];
+      // NULL without a size: the body was longer than the server's max_allowed_packet (MariaDB
+      // then answers NULL with a warning), far above any budget.
+      const length = size === null ? Number.MAX_SAFE_INTEGER : Number(size);
+      return { bytes: body ?? Buffer.alloc(0), rows: Number(entries), size: length };
+    },
+    ready: async () => undefined,
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+/** The connection options of the knex instance, for a pool of the executor's own. */
+function poolOptionsOf(knex: Knex): PoolOptions {
+  const connection = knex.client.config.connection as unknown;
+  const base = typeof connection === 'string' ? mysqlConnectionConfig(connection, DEFAULT_CONNECT_TIMEOUT_MS) : { ...(connection as Record<string, unknown>) };
+  return { ...base, charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false, waitForConnections: true } as PoolOptions;
+}
+
+/**
+ * A body statement whose body comes back only within the budget: above it, as its size alone.
+ * The statement's rows are one row, materialized once.
+ */
+function withinBudget(statement: Statement, maxBytes: number): Statement {
+  const budget = mysqlDialect.placeholder(statement.values.length + 1);
+  return {
+    sql: `SELECT CASE WHEN octet_length(body) > ${budget} THEN NULL ELSE body END, octet_length(body), entries FROM (${statement.sql}) AS built`,
+    values: [...statement.values, Number.isFinite(maxBytes) ? maxBytes : Number.MAX_SAFE_INTEGER],
+  };
+}
+
+/** 1969 (MariaDB max_statement_time), 3024 (MySQL max_execution_time): past the deadline. */
+const TIMED_OUT = new Set([1969, 3024]);
+const LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR']);
+
+function failed(error: unknown): unknown {
+  const { errno, code } = error as { errno?: unknown; code?: unknown };
+  if (typeof errno === 'number' && TIMED_OUT.has(errno)) return new ServiceUnavailableError('The request did not complete in time', 1);
+  if (typeof code === 'string' && LOST.has(code)) {
+    return Object.assign(new ServiceUnavailableError('The database is unavailable; retry later', 2), { cause: error });
+  }
+  return error;
+}
