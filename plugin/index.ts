@@ -40,8 +40,7 @@ import type { EventEmitter } from 'node:events';
 import { EndUsers } from './auth/end-users.js';
 import { usersConfig, type UsersOptions } from './auth/options.js';
 import { UserStore } from './auth/user-store.js';
-import { postgresDialect } from './sql/dialect/postgres.js';
-import { sqliteDialect } from './sql/dialect/sqlite.js';
+import { dialectOf } from './sql/dialect/dialects.js';
 import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
 import compose from 'koa-compose';
 import { syncFolderTables } from './upload/folder-tables.js';
@@ -275,7 +274,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.
     if (ownsDatabase && options.sync !== false && clientOf(knex) === 'sqlite') await knex.raw('PRAGMA journal_mode = WAL');
     webhooks = await startWebhooks(
-      { knex, registry, dialect: clientOf(knex) === 'postgres' ? postgresDialect : sqliteDialect, limits: { defaultLimit: 1, maxLimit: 1, withCount: false, maxRelationHops: options.maxRelationHops }, sync: options.sync !== false },
+      { knex, registry, dialect: dialectOf(knex), limits: { defaultLimit: 1, maxLimit: 1, withCount: false, maxRelationHops: options.maxRelationHops }, sync: options.sync !== false },
       options.webhooks?.file ?? join(root, 'webhooks.yaml'),
       // Watched as permissions.yaml is, unless the option says otherwise.
       { watch: options.watchPermissions !== false, ...options.webhooks },

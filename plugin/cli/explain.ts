@@ -11,12 +11,9 @@ import { PUBLIC_ROLE } from '../access/role.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
 import { explainedStatements, type Statement } from '../sql/compile.js';
-import { postgresDialect } from '../sql/dialect/postgres.js';
-import { sqliteDialect } from '../sql/dialect/sqlite.js';
-import { mysqlDialect } from '../sql/dialect/mysql.js';
+import { DIALECTS } from '../sql/dialect/dialects.js';
 
-/** The dialects `--dialect` names. */
-export const DIALECTS = { sqlite: sqliteDialect, postgres: postgresDialect, mysql: mysqlDialect };
+
 import { ApiError } from '../errors.js';
 import { matchRoute } from '../http/route-match.js';
 import { commandHelp, parseCommand, UsageError } from './common.js';

@@ -12,7 +12,8 @@ import { matchRoute } from '../http/route-match.js';
 import { loadSchema } from '../schema/load.js';
 import type { Registry } from '../schema/registry.js';
 import { commandHelp, parseCommand, UsageError } from './common.js';
-import { DIALECTS, explainRequest } from './explain.js';
+import { explainRequest } from './explain.js';
+import { DIALECTS } from '../sql/dialect/dialects.js';
 
 const OPTIONS = {
   role: { type: 'string' },

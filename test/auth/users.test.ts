@@ -68,7 +68,9 @@ for (const { client, name } of testDatabaseKinds()) {
       fixture = await freshFixture(client, ROLE_PERMISSIONS);
       api = await serveUsers(fixture, usersOption(OPEN, { roles: { editor: 'staff' } }));
       // user02 gets a Strapi role of type `editor`; user03 loses its role.
-      const [{ id: editorRole }] = (await api.api.knex('up_roles').insert({ name: 'Editor', description: 'Writes', type: 'editor' }).returning('id')) as { id: number }[];
+      const [inserted] = (await api.api.knex('up_roles').insert({ name: 'Editor', description: 'Writes', type: 'editor' }, ['id'])) as ({ id: number } | number)[];
+      // MariaDB answers the new id alone.
+      const editorRole = typeof inserted === 'object' ? inserted.id : inserted;
       await api.api.knex('up_users_role_links').where('user_id', 2).update({ role_id: editorRole });
       await api.api.knex('up_users_role_links').where('user_id', 3).delete();
     });

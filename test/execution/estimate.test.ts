@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { planRead } from '../../plugin/read.js';
-import { DIALECTS } from '../../plugin/cli/explain.js';
+import { DIALECTS } from '../../plugin/sql/dialect/dialects.js';
 import { estimateRequest } from '../../plugin/sql/estimate.js';
 import { Statistics } from '../../plugin/sql/statistics.js';
 import { StatementCosts } from '../../plugin/sql/statement-costs.js';
