@@ -213,7 +213,7 @@ export interface ContentApi {
   readonly models: ModelSet;
   /** `entry.create`, `entry.update`, `entry.delete`, `entry.publish`, `entry.unpublish`: told after a write of the API commits. */
   readonly events: EventEmitter;
-  /** webhooks.yaml in force, its reload, and `outbox.recordMediaEvent` for writes of files. */
+  /** webhooks.yaml in force and its reload; the outbox that writes record their events in (the media library's included). */
   readonly webhooks: Webhooks;
   /**
    * Reads permissions.yaml again and puts it in force for the next request (plans of the old

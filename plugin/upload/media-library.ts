@@ -35,8 +35,16 @@ export class MediaLibrary {
     this.limiter = new Limiter(settings.imageConcurrency);
   }
 
-  private transaction<T>(work: Parameters<typeof inTransaction<T>>[2]): Promise<T> {
-    return inTransaction(this.engine, { locks: ['files'], deadline: Date.now() + this.timeout }, work);
+  /** A write of file rows; the webhooks' media events it recorded are sent once it commits. */
+  private async transaction<T>(work: Parameters<typeof inTransaction<T>>[2]): Promise<T> {
+    const result = await inTransaction(this.engine, { locks: ['files'], deadline: Date.now() + this.timeout }, work);
+    this.engine.outbox?.committed();
+    return result;
+  }
+
+  /** A media event of the webhooks (media.create, media.update, media.delete), in the write's transaction. */
+  private recordEvent(store: RowStore, action: 'create' | 'update' | 'delete', id: number): Promise<void> {
+    return this.engine.outbox?.recordFileEvent(store.trx, action, id) ?? Promise.resolve();
   }
 
   /** Whether uploads go into the API Uploads folder: the database has the folder tables (checked once). */
@@ -91,6 +99,7 @@ export class MediaLibrary {
     for (const [index, file] of prepared.entries()) {
       const id = await insertFile(store, file, infos[index], stored[index], this.settings.provider.name, withFolders);
       if (attachment) await attachFile(store, id, attachment);
+      await this.recordEvent(store, 'create', id);
       ids.push(id);
     }
     return ids;
@@ -109,6 +118,7 @@ export class MediaLibrary {
     await this.transaction(async (store) => {
       if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
       await replaceFile(store, id, file, info, stored, this.settings.provider.name);
+      await this.recordEvent(store, 'update', id);
     });
     if (existing.provider === this.settings.provider.name) {
       const kept = new Set(stored.objects.map((object) => object.key));
@@ -122,6 +132,7 @@ export class MediaLibrary {
     await this.transaction(async (store) => {
       if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
       await updateFileInfo(store, id, info);
+      await this.recordEvent(store, 'update', id);
     });
   }
 
@@ -130,7 +141,10 @@ export class MediaLibrary {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('file.notFound');
     const withFolders = await this.withFolders();
-    await this.transaction((store) => deleteFile(store, id, withFolders));
+    await this.transaction(async (store) => {
+      await this.recordEvent(store, 'delete', id);
+      await deleteFile(store, id, withFolders);
+    });
     if (existing.provider === this.settings.provider.name) await this.removeObjects(existing.objects);
   }
 

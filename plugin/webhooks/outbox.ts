@@ -70,6 +70,16 @@ export class Outbox {
     await insertEvent(trx, event, null, { event, createdAt: now.toISOString(), media }, targets.map((target) => target.name), now.getTime());
   }
 
+  /**
+   * Records a media event for the file `id` as the API answers it, read in the transaction that
+   * writes it (for a deletion, before its row goes): what the media library's routes call.
+   */
+  async recordFileEvent(trx: Knex.Transaction, action: MediaAction, id: number, now = new Date()): Promise<void> {
+    if (!targetsFor(this.context.config(), `media.${action}`, null).length) return;
+    const media = await this.readEntry(trx, this.context.registry.file, id);
+    if (media) await this.recordMediaEvent(trx, action, media, now);
+  }
+
   /** After the commit of a transaction that may have recorded events. */
   committed(): void {
     this.context.wake();

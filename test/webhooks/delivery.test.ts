@@ -59,7 +59,8 @@ for (const kind of testDatabaseKinds()) {
       this.timeout(120_000);
       process.env.WEBHOOK_TEST_TOKEN = 'from-the-environment';
       receiver = await startReceiver();
-      fixture = await freshFixture(kind.client, WRITE_PERMISSIONS);
+      // Editors may also upload and delete files, for the media events of the upload routes.
+      fixture = await freshFixture(kind.client, WRITE_PERMISSIONS.replace('    file: [find, findOne]\n', '    file: [find, findOne, upload, destroy]\n'));
       writeFileSync(join(fixture.root, 'webhooks.yaml'), webhooksYaml(receiver, `  media:\n    url: ${receiver.url}?media\n    secret: receiver-secret\n    events: [media.create, media.delete]\n`));
       served = await serve(kind.client, fixture);
     });
@@ -137,6 +138,20 @@ for (const kind of testDatabaseKinds()) {
         ['entry.create', 'To translate', 'en'],
         ['entry.create', 'À traduire', 'fr'],
       ]);
+    });
+
+    it('sends media.create and media.delete for files uploaded and deleted through the upload routes', async () => {
+      const uploaded = await served.request.post('/api/upload').set(EDITOR).attach('files', readFileSync(join(repoRoot, 'test/uploads/files/notes.txt')), 'notes.txt');
+      expect(uploaded.status).to.equal(200);
+      const [file] = uploaded.body as { id: number; name: string }[];
+      expect((await served.request.delete(`/api/upload/files/${file!.id}`).set(EDITOR)).status).to.equal(200);
+      const got = await receiver.waitFor(2);
+      expect(got.map((request) => [request.body.event, (request.body.media as { id: number; name: string }).id, (request.body.media as { name: string }).name])).to.deep.equal([
+        ['media.create', file!.id, 'notes.txt'],
+        ['media.delete', file!.id, 'notes.txt'],
+      ]);
+      // The payload is the file as the upload routes answer it.
+      expect(got[0]!.body.media).to.deep.equal(uploaded.body[0]);
     });
 
     it("records a media event in the transaction that writes the file, with Strapi's payload, and none when it rolls back", async () => {
