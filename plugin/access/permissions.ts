@@ -15,10 +15,9 @@
  * problem too: it is what a truncated save or a slip of the hand leaves, and read as "no roles"
  * it would close the API. An API closed on purpose says `roles: {}`.
  */
-import { readFile } from 'node:fs/promises';
 import type { Model, Registry } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
-import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
+import { parseYamlSource, readOptionalFile, type YamlSource } from '../schema/yaml-source.js';
 import { isTokenHash, type TokenRecord } from './tokens.js';
 import { parseActionRule, UNCONDITIONAL, type ActionRule } from './action-rules.js';
 
@@ -63,13 +62,8 @@ export class PermissionsFileMissing extends Error {
 
 /** The permissions file read and checked against the schema; null when there is no such file (the caller decides what that means). */
 export async function loadPermissions(file: string, displayName: string, registry: Registry): Promise<Permissions | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readOptionalFile(file);
+  if (text === null) return null;
   return parsePermissions(text, displayName, registry);
 }
 
@@ -124,7 +118,7 @@ const ACTION_LIST = 'find, findOne, preview, create, update, delete';
 
 /** Why `action` cannot be granted on `model`, or null when it can. */
 function actionProblem(action: unknown, model: Model | null, registry: Registry): string | null {
-  if (typeof action !== 'string' || !ACTIONS.has(action)) return `unknown action ${JSON.stringify(action)}; expected ${ACTION_LIST}, or on file upload and destroy`;
+  if (typeof action !== 'string' || !ACTIONS.has(action)) return `unknown action ${JSON.stringify(action)}; expected ${ACTION_LIST.replace(/, (?=\w+$)/, ' or ')} (and on file: upload, destroy)`;
   if (FILE_ACTIONS.has(action) && model && model.uid !== registry.file.uid) return `"${action}" is an action on file (the media library) only`;
   return null;
 }

@@ -2,6 +2,7 @@
  * A YAML schema file parsed with its source positions kept, so every later problem (structural
  * or cross-file) can name the line and column of the node it is about.
  */
+import { readFile } from 'node:fs/promises';
 import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
 import type { SourcePosition } from './document.js';
 import type { SchemaProblem } from './problems.js';
@@ -117,4 +118,14 @@ function pathAtOffset(node: unknown, offset: number): (string | number)[] {
 
 function isNode(value: unknown): value is Node {
   return isScalar(value) || isCollection(value);
+}
+
+/** A file's text, or null when there is no such file (the caller decides what that means). */
+export async function readOptionalFile(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }

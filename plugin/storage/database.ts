@@ -106,21 +106,26 @@ export function openDatabase(url: string | DatabaseLocation, options: OpenOption
     connection: { connectionString: location.target, connectionTimeoutMillis: connectTimeout },
     acquireConnectionTimeout: connectTimeout,
     log: quietLog,
-    pool: {
-      min: 0,
-      max: options.poolSize ?? 10,
-      // The one-statement queries cross jit_above_cost; JIT compilation then costs more than it saves.
-      // Planning one of them takes longer than running it (5 ms for a page of populate=*), and its
-      // plan is the same nest of id lookups whatever the parameters: prepared statements keep one
-      // generic plan instead of planning every execution. Datetimes are read and written as UTC,
-      // also from a timestamptz column.
-      afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-        connection.query(POSTGRES_SESSION, (error) => done(error, connection));
-      },
-    },
+    // The one-statement queries cross jit_above_cost; JIT compilation then costs more than it saves.
+    // Planning one of them takes longer than running it (5 ms for a page of populate=*), and its
+    // plan is the same nest of id lookups whatever the parameters: prepared statements keep one
+    // generic plan instead of planning every execution. Datetimes are read and written as UTC,
+    // also from a timestamptz column.
+    pool: poolWithSession(options, POSTGRES_SESSION),
   });
   postgresOpenedHere.add(knex);
   return knex;
+}
+
+/** A knex pool whose every new connection first runs `session` (its settings). */
+function poolWithSession(options: OpenOptions, session: string): Knex.PoolConfig {
+  return {
+    min: 0,
+    max: options.poolSize ?? 10,
+    afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
+      connection.query(session, (error) => done(error, connection));
+    },
+  };
 }
 
 /** MariaDB or MySQL through mysql2, with the session settings of mysql-session.ts on every connection. */
@@ -130,13 +135,7 @@ function openMysql(url: string, options: OpenOptions, connectTimeout: number): K
     connection: mysqlConnectionConfig(url, connectTimeout),
     acquireConnectionTimeout: connectTimeout,
     log: quietLog,
-    pool: {
-      min: 0,
-      max: options.poolSize ?? 10,
-      afterCreate(connection: { query(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-        connection.query(MYSQL_KNEX_SESSION, (error) => done(error, connection));
-      },
-    },
+    pool: poolWithSession(options, MYSQL_KNEX_SESSION),
   });
 }
 

@@ -17,11 +17,10 @@
  * `${NAME}` in a url, secret or header is the environment variable NAME: an unset one is a
  * problem. Every problem is reported with file, path, line and column, all at once.
  */
-import { readFile } from 'node:fs/promises';
 import { typeResolver } from '../access/permissions.js';
 import type { Registry } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
-import { parseYamlSource } from '../schema/yaml-source.js';
+import { parseYamlSource, readOptionalFile } from '../schema/yaml-source.js';
 
 export const WEBHOOK_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -53,13 +52,8 @@ export const NO_WEBHOOKS: WebhookConfig = { targets: [], delivery: DEFAULT_DELIV
 
 /** The file read and checked; null when there is none (no webhooks). */
 export async function loadWebhooks(file: string, displayName: string, registry: Registry, env: NodeJS.ProcessEnv = process.env): Promise<WebhookConfig | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readOptionalFile(file);
+  if (text === null) return null;
   return parseWebhooks(text, displayName, registry, env);
 }
 

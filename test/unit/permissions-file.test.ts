@@ -55,7 +55,7 @@ describe('permissions.yaml', () => {
       'extra: 1',
     ].join('\n');
     expect(problemsOf(text, registry)).to.deep.equal([
-      '3:21 roles.public.article.1: unknown action "remove"; expected find, findOne, preview, create, update, delete, or on file upload and destroy',
+      '3:21 roles.public.article.1: unknown action "remove"; expected find, findOne, preview, create, update or delete (and on file: upload, destroy)',
       '4:5 roles.public.nope: unknown content type "nope"',
       '5:15 roles.public.category: expected a list of actions (find, findOne, preview, create, update, delete), or a map of actions to their rules',
       '7:23 tokens.0.role: expected one of the roles: public',

@@ -56,7 +56,7 @@ describe('content-api check', () => {
       const result = runCli('check', '--root', root);
       expect(result.status).to.equal(1);
       expect(result.stdout.trimEnd().split('\n')).to.deep.equal([
-        `${file()}:3:21 roles.public.article.1: unknown action "fndOne"; expected find, findOne, preview, create, update or delete`,
+        `${file()}:3:21 roles.public.article.1: unknown action "fndOne"; expected find, findOne, preview, create, update or delete (and on file: upload, destroy)`,
         `${file()}:4:5 roles.public.widget: unknown content type "widget"`,
         `${file()}:6:23 tokens.0.role: expected one of the roles: public`,
         '3 schema problems',
