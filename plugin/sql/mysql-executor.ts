@@ -31,8 +31,8 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
     (connection) => connection.query(mysqlReadSession(timeout)),
   );
 
-  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[][]> => {
-    const heavy = costs.isHeavy(statement.sql);
+  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, estimatedLight = false): Promise<unknown[][]> => {
+    const heavy = costs.isHeavy(statement.sql, estimatedLight);
     const release = await admission.acquire(deadline, heavy);
     try {
       const { sql, values } = positionalStatement(statement.sql, statement.values);
@@ -52,8 +52,8 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
   return {
     dialect: mysqlDialect,
     column: async (statement, stats, deadline) => (await rows(statement, stats, deadline)).map((row) => row[0]),
-    async body(statement, stats, deadline, maxBytes = Infinity) {
-      const [[body, size, entries]] = (await rows(withinBudget(statement, maxBytes), stats, deadline)) as [[Buffer | null, unknown, unknown]];
+    async body(statement, stats, deadline, maxBytes = Infinity, estimatedLight = false) {
+      const [[body, size, entries]] = (await rows(withinBudget(statement, maxBytes), stats, deadline, estimatedLight)) as [[Buffer | null, unknown, unknown]];
       // NULL without a size: the body was longer than the server's max_allowed_packet (MariaDB
       // then answers NULL with a warning), far above any budget.
       const length = size === null ? Number.MAX_SAFE_INTEGER : Number(size);
