@@ -1,10 +1,13 @@
+import type { Dialect } from './dialect/dialect.js';
+
 /**
  * A compiled statement with positional `?` placeholders, for a driver that binds in text order
  * (mysql2) or for `knex.raw` inside a write's transaction. The compiler numbers its parameters
  * (`$1` on PostgreSQL, `@p1` on SQLite, `?/*p1*\/` on MariaDB) and may write them out of number
  * order or twice; here each occurrence becomes `?`, with its value listed at that place.
+ * `forKnex`: the dialect of a statement run by `knex.raw`, whose text it may adjust (knexText).
  */
-export function positionalStatement(sql: string, values: readonly unknown[], options: { forKnex?: boolean } = {}): { sql: string; values: unknown[] } {
+export function positionalStatement(sql: string, values: readonly unknown[], options: { forKnex?: Dialect } = {}): { sql: string; values: unknown[] } {
   const ordered: unknown[] = [];
   const text = sql.replace(/\$(\d+)|@p(\d+)|\?\/\*p(\d+)\*\/|\?/g, (token, postgres?: string, sqlite?: string, mysql?: string) => {
     const number = postgres ?? sqlite ?? mysql;
@@ -13,5 +16,5 @@ export function positionalStatement(sql: string, values: readonly unknown[], opt
     ordered.push(values[Number(number) - 1]);
     return '?';
   });
-  return { sql: text, values: ordered };
+  return { sql: options.forKnex?.knexText?.(text) ?? text, values: ordered };
 }

@@ -89,7 +89,7 @@ export class Outbox {
     const statement = this.statementOf(model);
     const values = [...statement.values];
     values[FIND_ONE_ID_INDEX] = id;
-    const { sql, values: bindings } = positionalStatement(statement.sql, values, { forKnex: true });
+    const { sql, values: bindings } = positionalStatement(statement.sql, values, { forKnex: this.context.dialect });
     const rows = rawRows<{ entry: unknown }>(trx, await trx.raw(sql, bindings as Knex.RawBinding[]));
     if (!rows.length) return null;
     const text = rows[0]!.entry;

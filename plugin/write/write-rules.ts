@@ -49,13 +49,8 @@ export async function matchesRule(store: RowStore, dialect: Dialect, model: Mode
   const idTerm = `t."id" = ${dialect.typed(context.parameter(id), 'integer')}`;
   // Run by knex.raw on the transaction's connection, which binds `?` in text order.
   const compiled = `SELECT 1 AS "matched" FROM ${q(model.tableName)} t WHERE ${idTerm} AND ${compileFilter(context, rule.where, 't', model)}`;
-  const positional = positionalStatement(compiled, bindCallerValues(context.values, caller), { forKnex: true });
-  let sql = positional.sql;
-  // The LIKE filters' `ESCAPE '\'` is written for sessions where a backslash is an ordinary
-  // character; MariaDB's write connections keep backslash escapes (their values are escaped into
-  // the text by the client), where that literal is written '\\'.
-  if (store.client === 'mysql') sql = sql.replaceAll("ESCAPE '\\'", "ESCAPE '\\\\'");
-  const rows = rawRows(store.trx, await store.trx.raw(sql, positional.values as Knex.RawBinding[]));
+  const { sql, values } = positionalStatement(compiled, bindCallerValues(context.values, caller), { forKnex: dialect });
+  const rows = rawRows(store.trx, await store.trx.raw(sql, values as Knex.RawBinding[]));
   return rows.length > 0;
 }
 

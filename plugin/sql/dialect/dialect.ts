@@ -75,6 +75,11 @@ export interface Dialect {
    * does not read a sorted FROM subquery in its order; null where it does.
    */
   entryPosition(orderBy: string): string | null;
+  /**
+   * A statement's text as run through knex on a write's transaction, where the engine's session
+   * may read string literals differently from the executor's sessions; absent where they agree.
+   */
+  knexText?(sql: string): string;
 }
 
 /** `"name"`: identifiers come from validated schema names, quoting keeps reserved words safe. */

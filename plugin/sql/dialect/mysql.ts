@@ -25,6 +25,9 @@ export const mysqlDialect: Dialect = {
   name: 'mysql',
   placeholder: placeholderOf,
   bindings: (values) => values,
+  // Knex's connections keep backslash escapes (the client escapes values into the text), where the
+  // LIKE filters' `ESCAPE '\'` (written for the executor's NO_BACKSLASH_ESCAPES sessions) is '\\'.
+  knexText: (sql) => sql.replaceAll("ESCAPE '\\'", "ESCAPE '\\\\'"),
   object(pairs) {
     return `JSON_OBJECT(${pairs.map(([key, value]) => `${literal(key)}, ${value}`).join(', ')})`;
   },
