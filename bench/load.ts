@@ -25,18 +25,10 @@ import { parseArgs } from 'node:util';
 import { loadSchema } from '../plugin/schema/load.js';
 import { queryGrammar } from '../test/support/query-grammar.js';
 import { prepareEngines, repoRoot, type BenchEngine } from './engines.js';
+import { HEAVY, HOSTILE, HUGE_ESTIMATED } from './hostile-paths.js';
 import { load, loadInThread, tally, type Answer } from './http-load.js';
 
 const LIGHT = '/api/articles/1';
-/** What a hostile client sends: refused by the 32 MB budget after the statement ran, and a heavy one answered. */
-const HOSTILE = [
-  '/api/categories?pagination[pageSize]=100&populate[articles][populate][categories][populate][articles]=true',
-  '/api/categories?populate[articles][populate]=*',
-];
-/** The heavy query of the speed target: 2.8 MB, about 30 ms of statement. */
-const HEAVY = '/api/categories?populate[articles][populate]=*';
-/** About 950 MB if it were built: refused by its estimate, in milliseconds. */
-const HUGE_ESTIMATED = '/api/categories?populate[articles][populate][category][populate][articles][populate][category][populate][articles]=*&pagination[pageSize]=100';
 const ARTICLE_FIELDS = ['title', 'slug', 'description', 'kind', 'publishDate', 'views', 'rating', 'price', 'featured', 'readingMinutes', 'locale', 'createdAt'];
 
 /** Light lists of statement shapes not seen before: each call a new choice of fields and page size. */
