@@ -15,7 +15,7 @@
  * PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
  * `--allow-missing-permissions` says the API is meant to be closed. `--users` serves end users
  * who log in (users-flags.ts; JWT_SECRET signs their tokens). HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
- * defaults of their flags.
+ * defaults of their flags. UPLOAD_PROVIDER and the S3_* variables choose where uploads go (upload-env.ts).
  */
 import { availableParallelism } from 'node:os';
 import Koa from 'koa';
@@ -29,6 +29,7 @@ import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA
 import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
+import { UPLOAD_ENV_HELP, uploadFromEnv } from './upload-env.js';
 import { USERS_FLAGS, USERS_FLAGS_HELP, usersFromFlags } from './users-flags.js';
 
 const OPTIONS = {
@@ -75,7 +76,7 @@ const USAGE = commandHelp(
     'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
     ...USERS_FLAGS_HELP,
   },
-);
+) + `\nenvironment:\n  ${UPLOAD_ENV_HELP}\n`;
 
 function parseWorkers(text: string | undefined): number {
   if (text === undefined) return availableParallelism();
@@ -101,6 +102,14 @@ function parseLocales(text: string): string[] {
   const codes = text.split(',').map((code) => code.trim());
   if (codes.some((code) => code === '')) throw new UsageError(`--locales expects comma-separated locale codes such as en,fr, got "${text}"`, USAGE);
   return codes;
+}
+
+function uploadOptions(): ContentApiOptions['upload'] {
+  try {
+    return uploadFromEnv(process.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message, USAGE);
+  }
 }
 
 function parseMilliseconds(text: string): number {
@@ -135,6 +144,7 @@ export async function run(args: string[]): Promise<number> {
     replicas: values.replica,
     allowMissingPermissions: values['allow-missing-permissions'],
     users: usersFromFlags(values, USAGE),
+    upload: uploadOptions(),
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
   if (inWorker) {
