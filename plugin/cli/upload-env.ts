@@ -3,16 +3,27 @@
  * optionally `S3_PREFIX`, `S3_REGION` (else `AWS_REGION`), `S3_ENDPOINT`, `S3_FORCE_PATH_STYLE`
  * (`true` for most self-hosted stores), `S3_PUBLIC_URL` and `S3_ACL`; the credentials are the
  * SDK's own (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, a profile or an instance role).
- * `UPLOAD_FOLDER` moves the `local` provider's folder. Never flags: credentials and bucket
+ * `UPLOAD_FOLDER` moves the `local` provider's folder; `UPLOAD_MAX_FILE_BYTES` sets the largest
+ * file (default 200 MB). Never flags: credentials and bucket
  * settings belong with the deployment, not on a command line every user of the machine can read.
  */
 import type { ObjectCannedACL } from '@aws-sdk/client-s3';
 import type { UploadOptions } from '../upload/options.js';
 
-export const UPLOAD_ENV_HELP = 'upload storage: UPLOAD_PROVIDER=local (default, UPLOAD_FOLDER) or s3 (S3_BUCKET, S3_PREFIX, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, S3_PUBLIC_URL, S3_ACL; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)';
+export const UPLOAD_ENV_HELP =
+  'uploads: UPLOAD_MAX_FILE_BYTES; UPLOAD_PROVIDER=local (default, UPLOAD_FOLDER) or s3 (S3_BUCKET, S3_PREFIX, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, S3_PUBLIC_URL, S3_ACL; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)';
 
 /** The `upload` option the environment asks for; undefined leaves the defaults. A bad setting throws with the variable's name. */
 export function uploadFromEnv(env: NodeJS.ProcessEnv = process.env): UploadOptions | undefined {
+  const storage = storageFromEnv(env);
+  const limit = env.UPLOAD_MAX_FILE_BYTES;
+  if (!limit) return storage;
+  const maxFileBytes = Number(limit);
+  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 1) throw new Error(`UPLOAD_MAX_FILE_BYTES is "${limit}": it must be a number of bytes`);
+  return { ...storage, maxFileBytes };
+}
+
+function storageFromEnv(env: NodeJS.ProcessEnv): UploadOptions | undefined {
   const provider = env.UPLOAD_PROVIDER || 'local';
   if (provider === 'local') return env.UPLOAD_FOLDER ? { folder: env.UPLOAD_FOLDER } : undefined;
   if (provider !== 's3') throw new Error(`UPLOAD_PROVIDER is "${provider}": it may be local or s3`);

@@ -54,6 +54,8 @@ export interface TestS3Server {
   /** The keys in the bucket, sorted (read from the store's folder: works while the front is down). */
   keys(): Promise<string[]>;
   object(key: string): Promise<StoredS3Object | null>;
+  /** The object's size in bytes, without reading it; null when there is none. */
+  objectSize(key: string): Promise<number | null>;
   /** Answers the requests `match` selects with a 500 until it is cleared (null). */
   failWhen(match: ((request: IncomingMessage) => boolean) | null): void;
   /** How many requests the front refused with failWhen. */
@@ -107,6 +109,11 @@ export async function startS3Server(bucket = 'media-bucket'): Promise<TestS3Serv
       // An empty object has no content stream.
       if (found.content) for await (const chunk of found.content) chunks.push(chunk as Buffer);
       return { key, contentType: found.metadata['content-type'] ?? '', bytes: Buffer.concat(chunks) };
+    },
+    objectSize: async (key) => {
+      const found = await s3.store.getObject(bucket, key);
+      found?.content?.destroy();
+      return found ? Number(found.metadata['content-length']) : null;
     },
     failWhen: (match) => {
       failing = match;
