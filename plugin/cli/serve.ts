@@ -29,7 +29,7 @@ import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA
 import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
-import { UPLOAD_ENV_HELP, uploadFromEnv } from './upload-env.js';
+import { uploadFromEnv } from './upload-env.js';
 import { USERS_FLAGS, USERS_FLAGS_HELP, usersFromFlags } from './users-flags.js';
 
 const OPTIONS = {
@@ -76,7 +76,7 @@ const USAGE = commandHelp(
     'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
     ...USERS_FLAGS_HELP,
   },
-) + `\nenvironment:\n  ${UPLOAD_ENV_HELP}\n`;
+);
 
 function parseWorkers(text: string | undefined): number {
   if (text === undefined) return availableParallelism();

@@ -10,9 +10,6 @@
 import type { ObjectCannedACL } from '@aws-sdk/client-s3';
 import type { UploadOptions } from '../upload/options.js';
 
-export const UPLOAD_ENV_HELP =
-  'uploads: UPLOAD_MAX_FILE_BYTES; UPLOAD_PROVIDER=local (default, UPLOAD_FOLDER) or s3 (S3_BUCKET, S3_PREFIX, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, S3_PUBLIC_URL, S3_ACL; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)';
-
 /** The `upload` option the environment asks for; undefined leaves the defaults. A bad setting throws with the variable's name. */
 export function uploadFromEnv(env: NodeJS.ProcessEnv = process.env): UploadOptions | undefined {
   const storage = storageFromEnv(env);
