@@ -16,7 +16,7 @@ export interface S3ProviderOptions {
   readonly bucket: string;
   /** A folder in the bucket for every object: `media` or `site/media` (Strapi's `rootPath`). */
   readonly prefix?: string;
-  /** Default `us-east-1` (S3-compatible stores mostly ignore it). */
+  /** Default `AWS_REGION`, else `us-east-1` (S3-compatible stores mostly ignore it). */
   readonly region?: string;
   /** The store's URL for a store other than AWS: `http://127.0.0.1:9000`, `https://<account>.r2.cloudflarestorage.com`. */
   readonly endpoint?: string;
@@ -48,7 +48,8 @@ const PREFIX_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
 export function createS3Provider(options: S3ProviderOptions): StorageProvider {
   if (!options.bucket) throw new Error('The s3 upload provider needs a bucket');
   const prefix = keyPrefix(options.prefix);
-  const region = options.region || 'us-east-1';
+  // Known here, not left to the SDK, because the objects' URLs name it.
+  const region = options.region || process.env.AWS_REGION || 'us-east-1';
   const bucketUrl = options.publicBaseUrl ? `${options.publicBaseUrl.replace(/\/+$/, '')}/` : bucketUrlOf(options.bucket, region, options.endpoint, options.forcePathStyle === true);
   let client: Promise<S3Client> | null = null;
   const s3 = () => (client ??= createClient(options, region));
