@@ -120,6 +120,7 @@ function parseMilliseconds(text: string): number {
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
+  const upload = uploadOptions();
   // Without sync the database must already exist: its folder is not created either.
   prepareDatabase(values.database, { create: !values['no-sync'] });
   const timeout = values.timeout === undefined ? undefined : parseMilliseconds(values.timeout);
@@ -144,7 +145,7 @@ export async function run(args: string[]): Promise<number> {
     replicas: values.replica,
     allowMissingPermissions: values['allow-missing-permissions'],
     users: usersFromFlags(values, USAGE),
-    upload: uploadOptions(),
+    upload,
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
   if (inWorker) {

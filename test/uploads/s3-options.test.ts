@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { uploadFromEnv } from '../../plugin/cli/upload-env.js';
 import { bucketUrlOf, createS3Provider, keyPrefix } from '../../plugin/upload/s3-provider.js';
+import { runCli } from '../support/run-node.js';
 
 describe('s3 provider settings', function () {
   it('normalizes the prefix to a folder and refuses one that could leave it or needs escaping', function () {
@@ -66,5 +67,11 @@ describe("serve's upload environment", function () {
     expect(() => uploadFromEnv({ UPLOAD_PROVIDER: 's3' })).to.throw(/S3_BUCKET/);
     expect(() => uploadFromEnv({ UPLOAD_PROVIDER: 's3', S3_BUCKET: 'media', S3_FORCE_PATH_STYLE: 'yes' })).to.throw(/S3_FORCE_PATH_STYLE/);
     expect(() => uploadFromEnv({ UPLOAD_MAX_FILE_BYTES: '10MB' })).to.throw(/UPLOAD_MAX_FILE_BYTES/);
+  });
+
+  it('makes serve refuse to start, with the usage, on a wrong setting', async function () {
+    const result = await runCli(['serve', '--port', '0'], undefined, { ...process.env, UPLOAD_PROVIDER: 's3', S3_BUCKET: '' });
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/^content-api serve: UPLOAD_PROVIDER=s3 needs S3_BUCKET\nusage: content-api serve/);
   });
 });
