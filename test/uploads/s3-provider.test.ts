@@ -13,7 +13,8 @@ import { startS3Server, type TestS3Server } from './support/s3-server.js';
 import { receivingFolders, testFile, uploadApi, type UploadApi } from './support/upload-api.js';
 
 const PREFIX = 'site/media';
-const MAX_FILE_BYTES = 200_000;
+/** Room for a file of several 5 MB parts: a multipart upload. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 interface FileAnswer {
   id: number;
@@ -129,6 +130,23 @@ for (const kind of testDatabaseKinds()) {
       const response = await post().attach('files', testFile('notes.txt'), 'first.txt').attach('files', testFile('photo.jpg'), 'photo.jpg');
       expect(response.status, JSON.stringify(response.body)).to.equal(503);
       expect(s3.failed).to.be.greaterThan(0);
+      expect(await api.fileCount()).to.equal(rows);
+      expect(await s3.keys()).to.deep.equal(keys);
+    });
+
+    it('aborts a multipart upload whose part fails: a 503, no object, no upload left open', async function () {
+      const rows = await api.fileCount();
+      const keys = await s3.keys();
+      const seen = s3.requests.length;
+      s3.failWhen((request) => request.method === 'PUT' && /[?&]partNumber=2(&|$)/.test(request.url ?? ''));
+      const response = await post().attach('files', Buffer.alloc(12 * 1024 * 1024, 0x61), 'large.bin');
+      expect(response.status, JSON.stringify(response.body)).to.equal(503);
+      expect(s3.failed).to.be.greaterThan(0);
+      const requests = s3.requests.slice(seen);
+      const uploadId = /[?&]uploadId=([^&]+)/.exec(requests.find((line) => line.startsWith('PUT ') && line.includes('partNumber=1')) ?? '')?.[1];
+      expect(uploadId, requests.join('\n')).to.be.a('string');
+      // AbortMultipartUpload, which discards the parts already sent.
+      expect(requests.some((line) => line.startsWith('DELETE ') && line.includes(`uploadId=${uploadId}`)), requests.join('\n')).to.equal(true);
       expect(await api.fileCount()).to.equal(rows);
       expect(await s3.keys()).to.deep.equal(keys);
     });

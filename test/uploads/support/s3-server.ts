@@ -60,6 +60,8 @@ export interface TestS3Server {
   failWhen(match: ((request: IncomingMessage) => boolean) | null): void;
   /** How many requests the front refused with failWhen. */
   readonly failed: number;
+  /** Every request the front received, as `METHOD /path?query`, oldest first. */
+  readonly requests: readonly string[];
   down(): Promise<void>;
   up(): Promise<void>;
   stop(): Promise<void>;
@@ -71,7 +73,9 @@ export async function startS3Server(bucket = 'media-bucket'): Promise<TestS3Serv
   const { port: storePort } = await s3.run();
   let failing: ((request: IncomingMessage) => boolean) | null = null;
   let failed = 0;
+  const requests: string[] = [];
   const front = createServer((incoming, outgoing) => {
+    requests.push(`${incoming.method} ${incoming.url}`);
     if (failing?.(incoming)) {
       failed++;
       incoming.resume();
@@ -121,6 +125,7 @@ export async function startS3Server(bucket = 'media-bucket'): Promise<TestS3Serv
     get failed() {
       return failed;
     },
+    requests,
     down: closeFront,
     up: async () => {
       if (open) return;
