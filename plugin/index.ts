@@ -68,6 +68,7 @@ export { signature as webhookSignature } from './webhooks/send.js';
 export type { UploadOptions } from './upload/options.js';
 export type { StorageProvider, StoredObject, StoredLocation } from './upload/provider.js';
 export { createLocalProvider, type LocalProviderOptions } from './upload/local-provider.js';
+export { createS3Provider, type S3ProviderOptions } from './upload/s3-provider.js';
 
 export interface ContentApiOptions {
   /** The schema folder: content-types/, components/ and permissions.yaml (default `.`). */

@@ -15,7 +15,7 @@
  * PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
  * `--allow-missing-permissions` says the API is meant to be closed. `--users` serves end users
  * who log in (users-flags.ts; JWT_SECRET signs their tokens). HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
- * defaults of their flags.
+ * defaults of their flags. UPLOAD_PROVIDER and the S3_* variables choose where uploads go (upload-env.ts).
  */
 import { availableParallelism } from 'node:os';
 import Koa from 'koa';
@@ -29,6 +29,7 @@ import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA
 import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
+import { uploadFromEnv } from './upload-env.js';
 import { USERS_FLAGS, USERS_FLAGS_HELP, usersFromFlags } from './users-flags.js';
 
 const OPTIONS = {
@@ -103,6 +104,14 @@ function parseLocales(text: string): string[] {
   return codes;
 }
 
+function uploadOptions(): ContentApiOptions['upload'] {
+  try {
+    return uploadFromEnv(process.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message, USAGE);
+  }
+}
+
 function parseMilliseconds(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--timeout expects milliseconds, got "${text}"`, USAGE);
@@ -111,6 +120,7 @@ function parseMilliseconds(text: string): number {
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseCommand(args, OPTIONS, USAGE);
+  const upload = uploadOptions();
   // Without sync the database must already exist: its folder is not created either.
   prepareDatabase(values.database, { create: !values['no-sync'] });
   const timeout = values.timeout === undefined ? undefined : parseMilliseconds(values.timeout);
@@ -135,6 +145,7 @@ export async function run(args: string[]): Promise<number> {
     replicas: values.replica,
     allowMissingPermissions: values['allow-missing-permissions'],
     users: usersFromFlags(values, USAGE),
+    upload,
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
   if (inWorker) {

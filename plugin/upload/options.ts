@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createLocalProvider } from './local-provider.js';
 import type { StorageProvider } from './provider.js';
+import { createS3Provider, type S3ProviderOptions } from './s3-provider.js';
 
 export interface UploadOptions {
   /** Where the `local` provider keeps the files (default `<root>/public/uploads`). */
@@ -25,8 +26,8 @@ export interface UploadOptions {
   autoOrientation?: boolean;
   /** Images processed at once (default: half the cores, at least 1); the others wait their turn. */
   imageConcurrency?: number;
-  /** Where files go (default: the `local` provider on `folder`). */
-  provider?: StorageProvider;
+  /** Where files go (default: the `local` provider on `folder`): a provider, or `{ s3: … }` for the `s3` one (s3-provider.ts). */
+  provider?: StorageProvider | { s3: S3ProviderOptions };
 }
 
 export interface UploadSettings {
@@ -48,7 +49,7 @@ export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = Object.free
 
 export function uploadSettings(options: UploadOptions, root: string): UploadSettings {
   const folder = resolve(options.folder ?? join(root, 'public', 'uploads'));
-  const provider = options.provider ?? createLocalProvider({ folder });
+  const provider = options.provider ? providerOf(options.provider) : createLocalProvider({ folder });
   return Object.freeze({
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
@@ -60,4 +61,8 @@ export function uploadSettings(options: UploadOptions, root: string): UploadSett
     provider,
     localFolder: options.provider ? null : folder,
   });
+}
+
+function providerOf(option: StorageProvider | { s3: S3ProviderOptions }): StorageProvider {
+  return 's3' in option ? createS3Provider(option.s3) : option;
 }

@@ -1,8 +1,8 @@
 /**
  * Where uploaded files go. A provider stores an object's bytes under a key and says at which URL
  * it is served; the media library keeps that URL and the provider's name in the `files` row, as
- * Strapi's upload providers do. `local` (local-provider.ts) is built in; a host passes its own as
- * `contentApi({ upload: { provider } })`.
+ * Strapi's upload providers do. `local` (local-provider.ts) and `s3` (s3-provider.ts) are built
+ * in; a host passes its own as `contentApi({ upload: { provider } })`.
  */
 import type { Readable } from 'node:stream';
 
