@@ -4,7 +4,7 @@
  * databases or when asked. The body comes back as the bytes the database built.
  *
  * Two lanes for a file database: a statement whose request is estimated tiny (estimate.ts
- * TINY_WORK) and whose shape's recent runs were all tiny (statement-costs.ts) runs on the event
+ * TINY_WORK) and whose shape's recent runs were tiny (statement-costs.ts) runs on the event
  * loop's own connection (sqlite-event-loop.ts), where it costs less than the hop to a worker
  * would; it takes no admission slot, since it holds the event loop for less than a request's
  * own parsing does. Every other statement goes to the workers through admission.
@@ -47,7 +47,7 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
     stats.statements += 1;
     stats.milliseconds += ran.milliseconds;
     stats.onEventLoop = (stats.onEventLoop ?? 0) + 1;
-    costs.record(statement.sql, ran.milliseconds, true);
+    costs.record(statement.sql, ran.milliseconds);
     return ran.value;
   };
   /** One statement for one worker (heavy or light by its shape's recent runs), counted with its time. */
