@@ -20,7 +20,7 @@ export interface Ran<T> {
 export class EventLoopReads {
   private database: Database.Database | null = null;
   private statements: SqliteStatements | null = null;
-  /** Opening failed (the workers report why): every statement goes to them. */
+  /** Opening failed (the workers report why), or the executor closed: every statement goes to the workers. */
   private unavailable = false;
 
   constructor(private readonly filename: string) {}
@@ -36,6 +36,7 @@ export class EventLoopReads {
   }
 
   close(): void {
+    this.unavailable = true;
     this.database?.close();
     this.database = null;
     this.statements = null;
