@@ -19,10 +19,10 @@ export interface Tally {
   readonly failures: string[];
 }
 
-function get(agent: http.Agent, url: URL): Promise<Answer> {
+function get(agent: http.Agent, url: URL, headers: http.OutgoingHttpHeaders): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent }, (response) => {
+    const request = http.get(url, { agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       const status = response.statusCode ?? 0;
       response.on('data', (chunk: Buffer) => {
@@ -46,8 +46,8 @@ function get(agent: http.Agent, url: URL): Promise<Answer> {
   });
 }
 
-/** Sends `next()` on `connections` keep-alive connections until `seconds` have passed. */
-export async function load(baseUrl: string, connections: number, seconds: number, next: () => string, tally: Tally): Promise<void> {
+/** Sends `next()` on `connections` keep-alive connections until `seconds` have passed (with `headers`: another caller, by its token). */
+export async function load(baseUrl: string, connections: number, seconds: number, next: () => string, tally: Tally, headers: http.OutgoingHttpHeaders = {}): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const deadline = performance.now() + seconds * 1000;
   try {
@@ -56,7 +56,7 @@ export async function load(baseUrl: string, connections: number, seconds: number
         while (performance.now() < deadline) {
           const path = next();
           try {
-            const answer = await get(agent, new URL(path, baseUrl));
+            const answer = await get(agent, new URL(path, baseUrl), headers);
             tally.answers.push(answer);
             if ((answer.status >= 500 && answer.status !== 503) || !answer.enveloped) tally.failures.push(`${answer.status} for ${path.slice(0, 200)}`);
             // A 503 carries Retry-After; a polite client waits a little before trying again.

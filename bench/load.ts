@@ -11,6 +11,9 @@
  *      before running): what a burst of hostile requests costs a request the server cannot know;
  *   3. heavy beside light, as the speed target states it: `/api/articles/1` on one connection,
  *      alone, then beside 10 connections of `categories?populate[articles][populate]=*` (p99 ratio);
+ *   3b. two callers sharing the heavy slots: that heavy query on one connection with the example
+ *      app's demo token, alone, then beside the same 10 anonymous connections (another caller,
+ *      by address): the token's requests take turns with the flood instead of queueing behind it;
  *   4. mixed: 50 connections of random queries of the query language for `--seconds` (default 20).
  *
  * The hostile and heavy loads run in a worker thread of their own (http-load.ts): the light
@@ -29,6 +32,8 @@ import { HEAVY, HOSTILE, HUGE_ESTIMATED } from './hostile-paths.js';
 import { load, loadInThread, tally, type Answer } from './http-load.js';
 
 const LIGHT = '/api/articles/1';
+/** The example permissions' demo token: a caller other than the anonymous address of the other loads. */
+const OTHER_CALLER = { authorization: 'Bearer demo-editor-token' };
 const ARTICLE_FIELDS = ['title', 'slug', 'description', 'kind', 'publishDate', 'views', 'rating', 'price', 'featured', 'readingMinutes', 'locale', 'createdAt'];
 
 /** Light lists of statement shapes not seen before: each call a new choice of fields and page size. */
@@ -92,12 +97,22 @@ async function loadEngine(engine: BenchEngine, seconds: number): Promise<string[
   const heavyRatio = percentile(lightBeside.answers, 0.99) / percentile(lightAlone.answers, 0.99);
   process.stdout.write(`  light p99 beside heavy ÷ alone: ${heavyRatio.toFixed(2)}×\n`);
 
+  const turnAlone = tally();
+  await load(engine.baseUrl, 1, phase, () => HEAVY, turnAlone, OTHER_CALLER);
+  process.stdout.write(`${figures('heavy, token (1 conn), alone', turnAlone.answers, phase)}\n`);
+  const turnBeside = tally();
+  const [flood] = await Promise.all([loadInThread(engine.baseUrl, 10, phase, [HEAVY]), load(engine.baseUrl, 1, phase, () => HEAVY, turnBeside, OTHER_CALLER)]);
+  process.stdout.write(`${figures('heavy, token, beside 10 anonymous', turnBeside.answers, phase)}\n`);
+  process.stdout.write(`${figures('  the anonymous heavy conns', flood.answers, phase)}\n`);
+  const turnRatio = percentile(turnBeside.answers, 0.5) / percentile(turnAlone.answers, 0.5);
+  process.stdout.write(`  token's heavy p50 beside the flood ÷ alone: ${turnRatio.toFixed(2)}× (the flood's p50: ${(percentile(flood.answers, 0.5) / percentile(turnAlone.answers, 0.5)).toFixed(2)}×)\n`);
+
   const mixed = tally();
   const next = queryGrammar(await loadSchema(repoRoot), 20261124);
   await load(engine.baseUrl, 50, seconds, next, mixed);
   process.stdout.write(`${figures(`mixed, 50 conns, ${seconds} s`, mixed.answers, seconds)}\n`);
 
-  for (const part of [alone, beside, hostile, newAlone, newBeside, huge, lightAlone, lightBeside, heavy, mixed]) failures.push(...part.failures);
+  for (const part of [alone, beside, hostile, newAlone, newBeside, huge, lightAlone, lightBeside, heavy, turnAlone, turnBeside, flood, mixed]) failures.push(...part.failures);
   // A server error's cause is in the server's own output: its errors come first.
   if (failures.length) process.stdout.write(`${engine.name} server output (errors first):\n${engine.output().slice(0, 4000)}\n`);
   return failures.map((failure) => `${engine.name}: ${failure}`);

@@ -6,7 +6,7 @@ import { grantsFor, type Action, type Grants, type Permissions } from './access/
 import { writtenEntryRule } from './access/action-rules.js';
 import type { CallerValues } from './query/caller-variable.js';
 import { bindCallerValues } from './sql/caller-values.js';
-import { estimateRequest, LIGHT_WORK, type Estimate } from './sql/estimate.js';
+import { estimateRequest, type Estimate } from './sql/estimate.js';
 import type { Statistics } from './sql/statistics.js';
 import { authorize } from './access/authorize.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
@@ -165,8 +165,8 @@ async function execute(engine: ReadEngine, plan: Plan, request: ReadRequest): Pr
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const estimate = estimateOf(engine, plan);
   refuseEarly(plan, estimate, engine.maxResponseBytes);
-  const light = estimate !== null && estimate.work < LIGHT_WORK;
-  const body = await engine.executor.body(boundStatement(compiled.body, request.id, request.caller), stats, request.deadline, engine.maxResponseBytes, light);
+  const hints = { caller: request.caller.key, work: estimate?.work };
+  const body = await engine.executor.body(boundStatement(compiled.body, request.id, request.caller), stats, request.deadline, engine.maxResponseBytes, hints);
   // A list's size is the same for the next identical request; an entry's depends on its id.
   if (body.size > engine.maxResponseBytes && root.action === 'find') figures.overBudget = { bytes: body.size, at: Date.now() };
   try {

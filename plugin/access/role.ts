@@ -28,12 +28,21 @@ export interface Caller {
   readonly user: Readonly<Record<string, unknown>> | null;
   /** Claims of the credentials presented (`$claims.<name>` in row rules); empty when none. */
   readonly claims: Readonly<Record<string, unknown>>;
+  /**
+   * Who this is, for sharing the heavy statement slots (sql/admission.ts): `token:<name>` for an
+   * API token, `user:<id>` for an end user, else `address:<ctx.ip>` (behind a proxy, the client's
+   * only when the app trusts the proxy: `app.proxy`).
+   */
+  readonly key: string;
 }
+
+/** What a login token says of its caller; resolveCaller adds the key. */
+export type TokenCaller = Omit<Caller, 'key'>;
 
 const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** The caller of a login token, or null when the value is not one (it may be an API token). */
-export type LoginTokenReader = (token: string) => Promise<Caller | null>;
+export type LoginTokenReader = (token: string) => Promise<TokenCaller | null>;
 
 const loginTokenReaders = new WeakMap<Context, LoginTokenReader>();
 
@@ -47,14 +56,22 @@ export async function resolveCaller(ctx: Context, tokens: TokenVerifier, resolve
   const bearer = /^Bearer\s+(.+)$/i.exec(header);
   if (bearer) {
     const endUser = await loginTokenReaders.get(ctx)?.(bearer[1].trim());
-    if (endUser) return endUser;
+    if (endUser) return { ...endUser, key: callerKey(ctx, endUser.user) };
     const record = tokens.verify(bearer[1].trim(), now);
     if (!record) throw new UnauthorizedError();
-    return { role: record.role, identified: true, user: null, claims: record.claims ?? NO_CLAIMS };
+    return { role: record.role, identified: true, user: null, claims: record.claims ?? NO_CLAIMS, key: callerKey(ctx, null, record.name) };
   }
   const user = userOf(ctx.state?.user);
   const resolved = resolver ? await resolver(ctx) : roleOfUser(user);
-  return resolved ? { role: resolved, identified: true, user, claims: NO_CLAIMS } : { role: PUBLIC_ROLE, identified: false, user: null, claims: NO_CLAIMS };
+  const key = callerKey(ctx, user);
+  return resolved ? { role: resolved, identified: true, user, claims: NO_CLAIMS, key } : { role: PUBLIC_ROLE, identified: false, user: null, claims: NO_CLAIMS, key };
+}
+
+/** Caller.key: the API token's name, else the end user's id, else the client's address. */
+function callerKey(ctx: Context, user: Readonly<Record<string, unknown>> | null, tokenName?: string): string {
+  if (tokenName !== undefined) return `token:${tokenName}`;
+  const id = user?.id;
+  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? `user:${id}` : `address:${ctx.ip}`;
 }
 
 function userOf(user: unknown): Readonly<Record<string, unknown>> | null {

@@ -6,7 +6,7 @@
  */
 import bcrypt from 'bcryptjs';
 import { ApplicationError, RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';
-import type { Caller } from '../access/role.js';
+import type { TokenCaller } from '../access/role.js';
 import { signUserToken, verifyToken } from './jwt.js';
 import { permissionsRoleOf, type UsersConfig } from './options.js';
 import { AttemptCounter } from './rate-limit.js';
@@ -76,7 +76,7 @@ export class EndUsers {
   }
 
   /** The caller of a bearer value shaped like a JWT: its user's role (mapped to permissions.yaml), its public fields and role, its claims. */
-  async callerOf(token: string): Promise<Caller> {
+  async callerOf(token: string): Promise<TokenCaller> {
     const { user, claims } = await this.userOfToken(token);
     return {
       role: permissionsRoleOf(this.config, user.roleType),

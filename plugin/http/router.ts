@@ -93,7 +93,9 @@ async function handle(
   if (cacheControl) ctx.set('Cache-Control', cacheControl);
   ctx.vary('Authorization');
   if (options.serverTiming) {
-    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"`);
+    // `lane`: the statement ran on the event loop, not on a SQLite read worker (sql/sqlite-executor.ts).
+    const lane = result.stats.onEventLoop ? ', lane;desc="event-loop"' : '';
+    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"${lane}`);
   }
   sendRead(ctx, result);
 }

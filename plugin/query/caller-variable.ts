@@ -25,6 +25,8 @@ export interface CallerValues {
   readonly claims: Readonly<Record<string, unknown>>;
   /** The request's time, epoch ms. */
   readonly now: number;
+  /** Who asks, for the share of heavy statement slots (access/role.ts `callerKey`); not a rule variable. */
+  readonly key?: string;
 }
 
 /** Whether a rule's text value is written as a variable (`$` and a name): a misspelt one is reported, never compared as text. */

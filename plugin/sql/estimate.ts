@@ -25,6 +25,11 @@ const FILTERED_SHARE = 0.25;
 const ENTRY_WORK = 20;
 /** Below this work, a statement never seen before is admitted as light. */
 export const LIGHT_WORK = 100_000;
+/**
+ * At most this work, a SQLite statement may run on the event loop (sqlite-executor.ts): measured on
+ * the large fixture, such statements take under 0.2 ms (docs/performance.md).
+ */
+export const TINY_WORK = 500;
 
 /** Bytes of a value's JSON by type, where it does not vary much. */
 const FIXED_BYTES: Readonly<Record<string, number>> = {

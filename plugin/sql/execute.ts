@@ -13,7 +13,7 @@ import { mysqlExecutor } from './mysql-executor.js';
 import { postgresExecutor } from './postgres-executor.js';
 import { sqliteExecutor } from './sqlite-executor.js';
 
-export { DEFAULT_TIMEOUT_MS, type ExecutionOptions, type ExecutionStats, type Executor, type BuiltBody } from './executor.js';
+export { DEFAULT_TIMEOUT_MS, type ExecutionOptions, type ExecutionStats, type Executor, type BuiltBody, type StatementHints } from './executor.js';
 
 export function createExecutor(knex: Knex, options: ExecutionOptions = {}): Executor {
   const client = clientOf(knex);

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { AdmissionQueue } from './admission.js';
 import type { Statement } from './compile.js';
 import type { Dialect } from './dialect/dialect.js';
+import { LIGHT_WORK } from './estimate.js';
 import type { BuiltBody } from './sqlite-statements.js';
 
 export type { BuiltBody } from './sqlite-statements.js';
@@ -14,18 +15,29 @@ export type { BuiltBody } from './sqlite-statements.js';
 export interface ExecutionStats {
   statements: number;
   milliseconds: number;
+  /** Statements run on the event loop rather than by a read worker (SQLite's tiny ones: sqlite-executor.ts). */
+  onEventLoop?: number;
+}
+
+/** What the request knows of a statement before it runs, for admission. */
+export interface StatementHints {
+  /** Who asks (access/role.ts `key`): heavy slots are shared among callers (admission.ts). */
+  readonly caller?: string;
+  /** The request's estimated work (estimate.ts), when the data's figures are known. */
+  readonly work?: number;
+}
+
+/** A shape never run before is admitted as light when its request's estimate is small (statement-costs.ts). */
+export function estimatedLight(hints: StatementHints): boolean {
+  return hints.work !== undefined && hints.work < LIGHT_WORK;
 }
 
 export interface Executor {
   readonly dialect: Dialect;
   /** The first column of every row. */
-  column(statement: Statement, stats: ExecutionStats, deadline: number): Promise<unknown[]>;
-  /**
-   * The response body a body statement builds (compile-body.ts), as bytes; above `maxBytes`, only
-   * its size. `estimatedLight`: the request's estimate says the statement is small, so a shape
-   * never run before is admitted as light (statement-costs.ts).
-   */
-  body(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number, estimatedLight?: boolean): Promise<BuiltBody>;
+  column(statement: Statement, stats: ExecutionStats, deadline: number, hints?: StatementHints): Promise<unknown[]>;
+  /** The response body a body statement builds (compile-body.ts), as bytes; above `maxBytes`, only its size. */
+  body(statement: Statement, stats: ExecutionStats, deadline: number, maxBytes?: number, hints?: StatementHints): Promise<BuiltBody>;
   /** Settles once the executor can run statements (the read workers have opened the database). */
   ready(): Promise<void>;
   /** Stops the read workers. */

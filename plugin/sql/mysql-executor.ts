@@ -16,7 +16,7 @@ import { mysqlConnectionConfig, mysqlReadSession } from '../storage/mysql-sessio
 import type { Statement } from './compile.js';
 import { mysqlDialect } from './dialect/mysql.js';
 import { positionalStatement } from './positional.js';
-import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { countStatement, DEFAULT_TIMEOUT_MS, estimatedLight, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type StatementHints } from './executor.js';
 import { StatementCosts } from './statement-costs.js';
 
 export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
@@ -31,9 +31,9 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
     (connection) => connection.query(mysqlReadSession(timeout)),
   );
 
-  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, estimatedLight = false): Promise<unknown[][]> => {
-    const heavy = costs.isHeavy(statement.sql, estimatedLight);
-    const release = await admission.acquire(deadline, heavy);
+  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, hints: StatementHints = {}): Promise<unknown[][]> => {
+    const heavy = costs.isHeavy(statement.sql, estimatedLight(hints));
+    const release = await admission.acquire(deadline, heavy, hints.caller);
     try {
       const { sql, values } = positionalStatement(statement.sql, statement.values);
       const started = performance.now();
@@ -51,9 +51,9 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
 
   return {
     dialect: mysqlDialect,
-    column: async (statement, stats, deadline) => (await rows(statement, stats, deadline)).map((row) => row[0]),
-    async body(statement, stats, deadline, maxBytes = Infinity, estimatedLight = false) {
-      const [[body, size, entries]] = (await rows(withinBudget(statement, maxBytes), stats, deadline, estimatedLight)) as [[Buffer | null, unknown, unknown]];
+    column: async (statement, stats, deadline, hints) => (await rows(statement, stats, deadline, hints)).map((row) => row[0]),
+    async body(statement, stats, deadline, maxBytes = Infinity, hints) {
+      const [[body, size, entries]] = (await rows(withinBudget(statement, maxBytes), stats, deadline, hints)) as [[Buffer | null, unknown, unknown]];
       // NULL without a size: the body was longer than the server's max_allowed_packet (MariaDB
       // then answers NULL with a warning), far above any budget.
       const length = size === null ? Number.MAX_SAFE_INTEGER : Number(size);

@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 import { ServiceUnavailableError } from '../errors.js';
 import type { Statement } from './compile.js';
 import { postgresDialect } from './dialect/postgres.js';
-import { countStatement, DEFAULT_TIMEOUT_MS, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { countStatement, DEFAULT_TIMEOUT_MS, estimatedLight, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type StatementHints } from './executor.js';
 import { ReadTargets } from './read-targets.js';
 import { BodyWorkerFailure, PostgresBodyPool } from './postgres-body-pool.js';
 import { connectionLost, makeRoomToPrepare, timedOut, type PreparingConnection } from './postgres-connections.js';
@@ -70,9 +70,9 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
    * `run` on the first target that answers, within admission. `shape` is the statement whose cost
    * this run counts for (a wrapped statement counts for the one it wraps).
    */
-  const onATarget = async <T>(shape: string, stats: ExecutionStats, deadline: number, run: (target: Knex, heavy: boolean) => Promise<{ value: T; milliseconds: number }>, estimatedLight = false): Promise<T> => {
-    const heavy = costs.isHeavy(shape, estimatedLight);
-    const release = await admission.acquire(deadline, heavy);
+  const onATarget = async <T>(shape: string, stats: ExecutionStats, deadline: number, run: (target: Knex, heavy: boolean) => Promise<{ value: T; milliseconds: number }>, hints: StatementHints = {}): Promise<T> => {
+    const heavy = costs.isHeavy(shape, estimatedLight(hints));
+    const release = await admission.acquire(deadline, heavy, hints.caller);
     try {
       let lastFailure: unknown = null;
       for (const target of targets.order()) {
@@ -112,9 +112,9 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
 
   return {
     dialect: postgresDialect,
-    column: async (statement, stats, deadline) =>
-      (await onATarget(statement.sql, stats, deadline, (target) => rowsOn(target, statement))).map((row) => row[0]),
-    async body(statement, stats, deadline, maxBytes = Infinity, estimatedLight = false) {
+    column: async (statement, stats, deadline, hints) =>
+      (await onATarget(statement.sql, stats, deadline, (target) => rowsOn(target, statement), hints)).map((row) => row[0]),
+    async body(statement, stats, deadline, maxBytes = Infinity, hints) {
       const wrapped = withinBudget(statement, maxBytes);
       return onATarget(statement.sql, stats, deadline, async (target, heavy) => {
         if (heavy && bodies) return bodyByWorker(bodies, target, wrapped);
@@ -123,7 +123,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
         const ran = await rowsOn(target, wrapped);
         const [body, size, entries] = ran.value[0] as [string | null, number, number];
         return { value: { bytes: body === null ? Buffer.alloc(0) : Buffer.from(body), rows: entries, size }, milliseconds: ran.milliseconds };
-      }, estimatedLight);
+      }, hints);
     },
     ready: async () => undefined,
     close: async () => {

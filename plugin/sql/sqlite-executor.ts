@@ -2,6 +2,12 @@
  * SQLite statements: in worker threads (sqlite-pool.ts) when the database is a file, each stopped
  * at its request's deadline; on the event loop, through knex's connection, for in-memory
  * databases or when asked. The body comes back as the bytes the database built.
+ *
+ * Two lanes for a file database: a statement whose request is estimated tiny (estimate.ts
+ * TINY_WORK) and whose shape's recent runs were tiny (statement-costs.ts) runs on the event
+ * loop's own connection (sqlite-event-loop.ts), where it costs less than the hop to a worker
+ * would; it takes no admission slot, since it holds the event loop for less than a request's
+ * own parsing does. Every other statement goes to the workers through admission.
  */
 import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
@@ -10,7 +16,9 @@ import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-func
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import type { Statement } from './compile.js';
 import { sqliteDialect } from './dialect/sqlite.js';
-import { countStatement, queueFor, type ExecutionOptions, type ExecutionStats, type Executor } from './executor.js';
+import { countStatement, estimatedLight, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type StatementHints } from './executor.js';
+import { TINY_WORK } from './estimate.js';
+import { EventLoopReads, type Ran } from './sqlite-event-loop.js';
 import { SqlitePool, type PooledResult } from './sqlite-pool.js';
 import { StatementCosts } from './statement-costs.js';
 import { SqliteStatements, type SqliteReadConnection } from './sqlite-statements.js';
@@ -30,10 +38,22 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   const pool = new SqlitePool(file, workers);
   const admission = queueFor(pool.size, pool.size - 1, options);
   const costs = new StatementCosts();
+  const eventLoop = new EventLoopReads(file);
+  /** The statement run on the event loop when it is tiny (and the database not locked by a writer), else null. */
+  const onEventLoop = <T>(statement: Statement, stats: ExecutionStats, hints: StatementHints, work: () => Ran<T> | null): T | null => {
+    if (hints.work === undefined || hints.work > TINY_WORK || !costs.isTiny(statement.sql)) return null;
+    const ran = work();
+    if (!ran) return null;
+    stats.statements += 1;
+    stats.milliseconds += ran.milliseconds;
+    stats.onEventLoop = (stats.onEventLoop ?? 0) + 1;
+    costs.record(statement.sql, ran.milliseconds);
+    return ran.value;
+  };
   /** One statement for one worker (heavy or light by its shape's recent runs), counted with its time. */
-  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: (heavy: boolean) => Promise<PooledResult<T>>, estimatedLight = false): Promise<T> => {
-    const heavy = costs.isHeavy(statement.sql, estimatedLight);
-    const release = await admission.acquire(deadline, heavy);
+  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, work: (heavy: boolean) => Promise<PooledResult<T>>, hints: StatementHints = {}): Promise<T> => {
+    const heavy = costs.isHeavy(statement.sql, estimatedLight(hints));
+    const release = await admission.acquire(deadline, heavy, hints.caller);
     try {
       const { value, milliseconds } = await work(heavy);
       countStatement(stats, admission, milliseconds);
@@ -47,11 +67,23 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
   };
   return {
     dialect: sqliteDialect,
-    column: (statement, stats, deadline) => run(statement, stats, deadline, (heavy) => pool.column(statement.sql, statement.values, deadline, heavy)),
-    body: (statement, stats, deadline, maxBytes = Infinity, estimatedLight = false) =>
-      run(statement, stats, deadline, (heavy) => pool.body(statement.sql, statement.values, deadline, maxBytes, heavy), estimatedLight),
+    async column(statement, stats, deadline, hints = {}) {
+      return (
+        onEventLoop(statement, stats, hints, () => eventLoop.column(statement.sql, statement.values)) ??
+        run(statement, stats, deadline, (heavy) => pool.column(statement.sql, statement.values, deadline, heavy), hints)
+      );
+    },
+    async body(statement, stats, deadline, maxBytes = Infinity, hints = {}) {
+      return (
+        onEventLoop(statement, stats, hints, () => eventLoop.body(statement.sql, statement.values, maxBytes)) ??
+        run(statement, stats, deadline, (heavy) => pool.body(statement.sql, statement.values, deadline, maxBytes, heavy), hints)
+      );
+    },
     ready: () => pool.ready,
-    close: () => pool.close(),
+    close: async () => {
+      eventLoop.close();
+      await pool.close();
+    },
   };
 }
 

@@ -9,10 +9,24 @@
  * is taken for heavy until it has run once, unless its estimate (estimate.ts, from the data's
  * figures) says it is small: a stranger cannot get a new expensive shape into the light lane by
  * writing it differently, and a light request of a new shape does not wait behind heavy ones.
+ * On SQLite, a tiny shape (isTiny) may also skip the worker's round trip.
  */
 
 /** A statement whose recent runs all took longer than this (ms) is heavy. */
 export const HEAVY_STATEMENT_MS = 20;
+
+/**
+ * A shape may run on the event loop (sqlite-executor.ts), when its request's estimate is tiny too,
+ * once one of its recent runs took at most this long (ms)…
+ */
+export const TINY_STATEMENT_MS = 0.2;
+
+/**
+ * …and none of them took longer than this (ms): the same statement text may read far more for
+ * another id, and nothing stops a statement on the event loop. The shape then goes back to the
+ * workers until such a run has left its recent runs.
+ */
+export const STALLING_STATEMENT_MS = 10 * TINY_STATEMENT_MS;
 
 /** Runs remembered per shape. */
 const WINDOW = 8;
@@ -26,6 +40,16 @@ export class StatementCosts {
   isHeavy(sql: string, estimatedLight = false): boolean {
     const recent = this.runs.get(sql);
     return recent === undefined ? !estimatedLight : Math.min(...recent) > HEAVY_STATEMENT_MS;
+  }
+
+  /**
+   * Whether the shape may run on the event loop: it has run (its first run prepares it, on a
+   * worker), its fastest recent run was tiny and its slowest did not stall. The fastest, because a
+   * busy machine slows every run down; the slowest, because an expensive id must not come back.
+   */
+  isTiny(sql: string): boolean {
+    const recent = this.runs.get(sql);
+    return recent !== undefined && Math.min(...recent) <= TINY_STATEMENT_MS && Math.max(...recent) <= STALLING_STATEMENT_MS;
   }
 
   record(sql: string, milliseconds: number): void {
