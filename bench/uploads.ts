@@ -6,8 +6,8 @@
  * - the plugin's peak RSS (VmHWM) while it receives a 1 GB file, first thing after start, against
  *   its RSS before: the body is streamed to storage, so it must not grow with the file.
  *
- *   npm run bench:uploads [-- --runs 20] [-- --no-strapi]
- * Ports 4760 (plugin) and 4761 (Strapi).
+ *   npm run bench:uploads [-- --runs 20] [-- --no-strapi] [-- --port 4760]
+ * Ports `--port` (plugin, default 4760) and the next one (Strapi).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -113,8 +113,11 @@ function uploadLargeFile(port: number, bytes: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, 'no-strapi': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, 'no-strapi': { type: 'boolean', default: false }, port: { type: 'string', default: '4760' } } });
   const runs = Number(values.runs);
+  const port = Number(values.port);
+  const ours = `http://127.0.0.1:${port}`;
+  const reference = `http://127.0.0.1:${port + 1}`;
   const dir = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
   const children: ChildProcess[] = [];
   try {
@@ -126,17 +129,17 @@ async function main(): Promise<void> {
     writeFileSync(join(root, 'permissions.yaml'), `roles:\n  uploader:\n    file: [find, findOne, upload, destroy]\ntokens:\n  - { name: bench, role: uploader, hash: "${tokenHash(TOKEN, 'bench-upload-salt-01')}" }\n`);
     const database = join(dir, 'plugin.db');
     copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), database);
-    const plugin = spawn(process.execPath, [join(repoRoot, 'dist', 'bench', 'upload-server.js'), root, database, '4760', join(dir, 'uploads'), String(2 * GIGABYTE)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const plugin = spawn(process.execPath, [join(repoRoot, 'dist', 'bench', 'upload-server.js'), root, database, String(port), join(dir, 'uploads'), String(2 * GIGABYTE)], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(plugin);
     await waitForLine(plugin, 'ready');
     const before = memoryOf(plugin.pid!);
     const started = performance.now();
-    const status = await uploadLargeFile(4760, GIGABYTE);
+    const status = await uploadLargeFile(port, GIGABYTE);
     const after = memoryOf(plugin.pid!);
     console.log(`plugin: 1 GB upload ${status} in ${((performance.now() - started) / 1000).toFixed(1)} s; RSS before ${before.now.toFixed(0)} MB (peak so far ${before.peak.toFixed(0)} MB), peak after ${after.peak.toFixed(0)} MB`);
-    await timeUploads('http://127.0.0.1:4760', photo, 2);
-    const ours = await timeUploads('http://127.0.0.1:4760', photo, runs);
-    console.log(`plugin: 5 MB JPEG upload p50 ${percentile(ours, 50).toFixed(0)} ms, p90 ${percentile(ours, 90).toFixed(0)} ms (${runs} runs)`);
+    await timeUploads(ours, photo, 2);
+    const pluginTimes = await timeUploads(ours, photo, runs);
+    console.log(`plugin: 5 MB JPEG upload p50 ${percentile(pluginTimes, 50).toFixed(0)} ms, p90 ${percentile(pluginTimes, 90).toFixed(0)} ms (${runs} runs)`);
     if (!values['no-strapi']) {
       const strapiDb = join(dir, 'strapi.db');
       copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), strapiDb);
@@ -144,11 +147,11 @@ async function main(): Promise<void> {
       const key = createHmac('sha512', 'oracle-api-token-salt').update(TOKEN).digest('hex');
       sqlite.prepare("INSERT INTO strapi_api_tokens (name, description, type, access_key, created_at, updated_at) VALUES ('bench', '', 'full-access', ?, 1, 1)").run(key);
       sqlite.close();
-      const strapi = spawn('bash', [join(conformanceKitDir(), '..', 'oracle', 'serve.sh'), '4761', strapiDb], { env: { ...process.env, SHADOW_DIR: join(dir, 'shadow') }, stdio: 'ignore', detached: true });
+      const strapi = spawn('bash', [join(conformanceKitDir(), '..', 'oracle', 'serve.sh'), String(port + 1), strapiDb], { env: { ...process.env, SHADOW_DIR: join(dir, 'shadow') }, stdio: 'ignore', detached: true });
       children.push(strapi);
-      await waitForUrl('http://127.0.0.1:4761/api/articles');
-      await timeUploads('http://127.0.0.1:4761', photo, 2);
-      const theirs = await timeUploads('http://127.0.0.1:4761', photo, runs);
+      await waitForUrl(`${reference}/api/articles`);
+      await timeUploads(reference, photo, 2);
+      const theirs = await timeUploads(reference, photo, runs);
       console.log(`strapi: 5 MB JPEG upload p50 ${percentile(theirs, 50).toFixed(0)} ms, p90 ${percentile(theirs, 90).toFixed(0)} ms (${runs} runs)`);
     }
   } finally {

@@ -44,6 +44,7 @@ import { dialectOf } from './sql/dialect/dialects.js';
 import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
 import compose from 'koa-compose';
 import { syncFolderTables } from './upload/folder-tables.js';
+import { createMediaApi, type MediaApi } from './upload/host-upload.js';
 import { MediaLibrary } from './upload/media-library.js';
 import { uploadSettings, type UploadOptions } from './upload/options.js';
 import { serveLocalUploads } from './upload/serve-local.js';
@@ -66,6 +67,7 @@ export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
 export type { WebhookConfig, WebhookEvent, WebhookTarget } from './webhooks/config.js';
 export { signature as webhookSignature } from './webhooks/send.js';
 export type { UploadOptions } from './upload/options.js';
+export type { MediaApi, MediaUploadInfo } from './upload/host-upload.js';
 export type { StorageProvider, StoredObject, StoredLocation } from './upload/provider.js';
 export { createLocalProvider, type LocalProviderOptions } from './upload/local-provider.js';
 export { createS3Provider, type S3ProviderOptions } from './upload/s3-provider.js';
@@ -212,6 +214,12 @@ export interface ContentApi {
   readonly knex: Knex;
   /** The Objection models of every content type, component and the file type, bound to `knex`. */
   readonly models: ModelSet;
+  /**
+   * The media library for host code: `api.media.upload(stream, { filename })` stores a file as
+   * `POST /api/upload` does (limits, sniffing, formats, webhooks) and answers it as the route does
+   * (docs/uploads.md).
+   */
+  readonly media: MediaApi;
   /** `entry.create`, `entry.update`, `entry.delete`, `entry.publish`, `entry.unpublish`: told after a write of the API commits. */
   readonly events: EventEmitter;
   /** webhooks.yaml in force and its reload; the outbox that writes record their events in (the media library's included). */
@@ -336,6 +344,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     outbox: webhooks.outbox,
   };
   const upload = options.upload === false ? null : uploadSettings(options.upload ?? {}, root);
+  // One library for the routes and the host's `api.media`: one limit on the images processed at once.
+  const mediaLibrary = upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : null;
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
   const reloadPermissions = async (): Promise<void> => {
@@ -362,7 +372,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     users: users && userStore ? new EndUsers(users, userStore, engine.now) : undefined,
     reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
-    upload: upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : undefined,
+    upload: mediaLibrary ?? undefined,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);
@@ -387,6 +397,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     },
     knex,
     models: buildModels(registry, knex),
+    media: createMediaApi(engine, mediaLibrary, options.timeout ?? DEFAULT_TIMEOUT_MS),
     events: engine.lifecycles.events,
     webhooks,
     reloadPermissions,

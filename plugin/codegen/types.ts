@@ -11,7 +11,7 @@ import { INPUT_ENVELOPES, inputDeclaration, valueType } from './input-types.js';
 import { modelTypeNames, pascalCase, propertyKey } from './names.js';
 
 /** The envelope and lookup-table declarations, which model names must not shadow. */
-const RESERVED = new Set(['JsonValue', 'Entry', 'ToOne', 'ToMany', 'MediaList', 'Pagination', 'ListResponse', 'EntryResponse', 'ErrorResponse', 'ContentTypes', 'Components', 'CollectionRoutes', 'SingleRoutes', 'IdInput', 'PositionInput', 'RelationInput', 'MediaInput', 'WriteBody']);
+const RESERVED = new Set(['JsonValue', 'Entry', 'ToOne', 'ToMany', 'MediaList', 'Pagination', 'ListResponse', 'EntryResponse', 'ErrorResponse', 'ContentTypes', 'Components', 'CollectionRoutes', 'SingleRoutes', 'IdInput', 'PositionInput', 'RelationInput', 'MediaInput', 'WriteBody', 'MediaFile', 'MediaFileInfo']);
 
 const ENVELOPES = `/** A JSON value, as json attributes hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -73,7 +73,22 @@ export function generateTypes(registry: Registry): string {
   const singles = [...registry.routes].filter(([, model]) => model.kind === 'singleType');
   sections.push(routeTable('CollectionRoutes', 'Collection types by route: `/api/<key>` and `/api/<key>/:id`.', collections, names));
   sections.push(routeTable('SingleRoutes', 'Single types by route: `/api/<key>`.', singles, names));
+  sections.push(uploadDeclarations(names.get(registry.file.uid)!));
   return sections.join('\n');
+}
+
+/** The media library's routes answer files flat, as Strapi does: `{ id, name, …, url }`. */
+function uploadDeclarations(file: string): string {
+  return `/** A file as the upload routes answer it: \`POST /api/upload\` (a list of them; one with \`?id=\`), \`GET /api/upload/files\` (a list), \`GET\` and \`DELETE /api/upload/files/:id\`. */
+export type MediaFile = { id: number } & ${file};
+
+/** The \`fileInfo\` part of an upload, as JSON: one for each file, in order. */
+export interface MediaFileInfo {
+  name?: string | null;
+  alternativeText?: string | null;
+  caption?: string | null;
+}
+`;
 }
 
 function modelDeclarations(model: Model, registry: Registry, names: Map<string, string>): string {

@@ -19,13 +19,17 @@ export interface ExplorerPopulate {
 
 export interface ExplorerType {
   readonly displayName: string;
-  /** `articles` for `/api/articles`; null for components and types without a list route for the role. */
+  /** `articles` for `/api/articles` (`upload/files` for files); null for components and types without a list route for the role. */
   readonly route: string | null;
   readonly fields: readonly string[];
   readonly populate: Readonly<Record<string, ExplorerPopulate>>;
 }
 
-export function explorerSchema(registry: Registry, grants: Grants): Record<string, ExplorerType> {
+/** `/api/upload/files`: a bare list of files (no envelope, `pagination` honoured). */
+export const FILE_LIST_ROUTE = 'upload/files';
+
+/** `uploadRoutes`: whether the API serves the media library's routes (not with `upload: false`). */
+export function explorerSchema(registry: Registry, grants: Grants, uploadRoutes = true): Record<string, ExplorerType> {
   const scope: SchemaScope = { registry, grants, names: modelTypeNames(registry, new Set()) };
   const routes = new Map([...registry.routes].map(([route, model]) => [model.uid, route]));
   const types: Record<string, ExplorerType> = {};
@@ -40,7 +44,9 @@ export function explorerSchema(registry: Registry, grants: Grants): Record<strin
       }
     }
     const listed = model.modelType === 'contentType' && grants.can(model.uid, 'find');
-    types[model.uid] = { displayName: model.displayName, route: listed ? (routes.get(model.uid) ?? null) : null, fields: selectableFields(model), populate };
+    // Files are listed by the media library's route, when the role may list them.
+    const route = model.uid === registry.file.uid ? (uploadRoutes ? FILE_LIST_ROUTE : null) : (routes.get(model.uid) ?? null);
+    types[model.uid] = { displayName: model.displayName, route: listed ? route : null, fields: selectableFields(model), populate };
   }
   return types;
 }

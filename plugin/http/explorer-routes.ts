@@ -35,7 +35,7 @@ export function addExplorerRoutes(router: Router, engine: ReadEngine, options: R
   });
   router.get('/_explorer/schema', async (ctx) => {
     const { rules, role } = await caller(ctx);
-    ctx.body = explorerSchema(engine.registry, grantsFor(rules.permissions, role));
+    ctx.body = explorerSchema(engine.registry, grantsFor(rules.permissions, role), options.upload !== undefined);
   });
   router.get('/_explorer/explain', async (ctx) => {
     const request = new URL(String(ctx.query.request ?? ''), 'http://localhost');

@@ -24,6 +24,7 @@ export function openApiHandler(engine: ReadEngine, options: RouterOptions) {
         prefix: options.prefix,
         maxLimit: options.maxLimit,
         users: options.users && { register: options.users.config.register !== null },
+        upload: options.upload !== undefined,
       }));
       byRole.set(role, document);
     }

@@ -23,19 +23,19 @@ import { receiveEntryFiles } from '../upload/entry-files.js';
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
 
 export function addWriteRoutes(router: Router, engine: WriteEngine, options: RouterOptions): void {
-  const route = (model: Model, action: Action, withBody: boolean, run: Run) => (ctx: Context) => handleWrite(ctx, engine, options, model, action, withBody, run);
+  const route = (model: Model, action: Action, withBody: boolean | 'bare', run: Run) => (ctx: Context) => handleWrite(ctx, engine, options, model, action, withBody, run);
   for (const [segment, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.put(`/${segment}`, route(model, 'update', true, (request, grants) => putSingleType(engine, request, grants)));
       router.delete(`/${segment}`, route(model, 'delete', false, (request) => deleteSingleType(engine, request)));
-      if (model.localized) router.post(`/${segment}/localizations`, route(model, 'create', true, (request, grants) => localizeSingleType(engine, request, grants)));
+      if (model.localized) router.post(`/${segment}/localizations`, route(model, 'create', 'bare', (request, grants) => localizeSingleType(engine, request, grants)));
       continue;
     }
     router.post(`/${segment}`, route(model, 'create', true, (request, grants) => createEntry(engine, request, grants)));
     router.put(`/${segment}/:id`, route(model, 'update', true, (request, grants) => updateEntry(engine, withId(request), grants)));
     router.delete(`/${segment}/:id`, route(model, 'delete', false, (request) => deleteEntry(engine, withId(request))));
     if (model.localized) {
-      router.post(`/${segment}/:id/localizations`, route(model, 'create', true, (request, grants) => createLocalization(engine, withId(request), grants)));
+      router.post(`/${segment}/:id/localizations`, route(model, 'create', 'bare', (request, grants) => createLocalization(engine, withId(request), grants)));
     }
   }
 }
@@ -46,7 +46,8 @@ function withId(request: WriteRequest): WriteRequest & { readonly id: number } {
 }
 
 
-async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOptions, model: Model, action: Action, withBody: boolean, run: Run): Promise<void> {
+/** `withBody`: `'bare'` for the localization routes, whose JSON body is the data itself (a multipart `data` part becomes the body). */
+async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOptions, model: Model, action: Action, withBody: boolean | 'bare', run: Run): Promise<void> {
   const deadline = Date.now() + options.timeout;
   const rules = engine.rules();
   const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
@@ -54,7 +55,7 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const grants = grantsToWrite({ rules, role, model }, action);
   const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
   const entryFiles = withBody && options.upload ? await receiveEntryFiles(ctx, options.upload, model) : null;
-  const body = entryFiles ? entryFiles.body : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
+  const body = entryFiles ? (withBody === 'bare' ? entryFiles.body.data : entryFiles.body) : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   // A hook's failure after commit goes where the app's other unexpected failures go.
   const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
   // Receiving and storing an entry's files does not use up the time budget of its write.

@@ -14,6 +14,7 @@ import { FILTER_OPERATORS_SCHEMA, modelQuerySchemas } from './query-schemas.js';
 import { envelopeSchemas, ERROR_SCHEMA, localizationSchema, modelResponseSchemas, VALIDATION_ERROR_SCHEMA } from './response-schemas.js';
 import { writeOperations } from './write-operations.js';
 import { LOGIN_TOKEN_SCHEME, USER_SCHEMA_NAMES, userOperations } from './user-operations.js';
+import { UPLOAD_SCHEMA_NAMES, uploadOperations } from './upload-operations.js';
 
 export interface OpenApiOptions {
   /** Route prefix (default `/api`). */
@@ -24,13 +25,15 @@ export interface OpenApiOptions {
   readonly version?: string;
   /** The end-user routes the API serves (the `users` option): login and /users/me, and registration when `register`. */
   readonly users?: { readonly register: boolean };
+  /** Whether the API serves the media library's routes (default true; false with `upload: false`). */
+  readonly upload?: boolean;
 }
 
 /**
  * Names the document declares itself, which model schemas must not take. The write schemas'
  * names are reserved for every role, so that a type's name does not depend on what the role may do.
  */
-const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES, ...USER_SCHEMA_NAMES]);
+const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES, ...USER_SCHEMA_NAMES, ...UPLOAD_SCHEMA_NAMES]);
 
 export function generateOpenApi(registry: Registry, grants: Grants, options: OpenApiOptions = {}): Record<string, unknown> {
   const scope: SchemaScope = { registry, grants, names: modelTypeNames(registry, RESERVED) };
@@ -53,12 +56,16 @@ export function generateOpenApi(registry: Registry, grants: Grants, options: Ope
   }
   const users = options.users ? userOperations(registry, prefix, options.users.register) : null;
   if (users) Object.assign(paths, users.paths);
+  const uploads = options.upload === false ? null : uploadOperations(scope, prefix, options.maxLimit ?? 100);
+  if (uploads) Object.assign(paths, uploads.paths);
+  // A file list answers the file type's query grammar (its fields, filters and sort).
+  if (uploads && Object.keys(uploads.paths).length) routed.push(registry.file);
   return {
     openapi: '3.1.0',
     info: { title: options.title ?? 'Content API', version: options.version ?? '1.0.0', description: `The content API as the role "${grants.role}" may call it.` },
     paths,
     components: {
-      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written), ...users?.schemas },
+      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written), ...users?.schemas, ...(uploads && Object.keys(uploads.paths).length ? { ...uploads.schemas, Error: ERROR_SCHEMA } : {}) },
       securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'An API token of permissions.yaml' }, ...(users ? { loginToken: LOGIN_TOKEN_SCHEME } : {}) },
     },
     security: [{}, { apiToken: [] }, ...(users ? [{ loginToken: [] }] : [])],

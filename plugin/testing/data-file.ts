@@ -18,10 +18,13 @@
  *       blocks: [{ __component: shared.quote, body: Hi, category: food }]
  *       publishedAt: null                    # a draft; entries are published by default
  *     bonjour: { title: Bonjour, locale: fr, localizations: [hello] }   # linked both ways
+ *     photo:
+ *       headerImage: { file: ./images/a.jpg }  # media: a local file, uploaded (upload-files.ts)
  */
+import { dirname, resolve } from 'node:path';
 import { typeResolver } from '../access/permissions.js';
 import type { SourcePosition } from '../schema/document.js';
-import type { Model, Registry } from '../schema/registry.js';
+import type { MediaAttribute, Model, Registry } from '../schema/registry.js';
 import { modelOf } from '../schema/registry.js';
 import { SchemaError, type SchemaProblem } from '../schema/problems.js';
 import { parseYamlSource, type YamlSource } from '../schema/yaml-source.js';
@@ -29,6 +32,7 @@ import { fileAllowed } from '../write/check-references.js';
 import { checkCount } from '../write/parse-data.js';
 import { convertScalar, parseInstant } from '../write/scalar-convert.js';
 import { compileScalarChecker, labelOf, type ScalarChecker } from '../write/scalar-values.js';
+import { checkFileToUpload, isFileToUpload, type FileToUpload } from './upload-files.js';
 
 /** Attribute values of one entry or component, as written in the file. */
 export type Values = Readonly<Record<string, unknown>>;
@@ -72,7 +76,7 @@ export function parseTestData(text: string, file: string, registry: Registry, ch
     const at = [typeKey(source, entry.model), entry.name];
     // An entry saved as a draft is checked as the API checks a draft: required and minLength wait for publication.
     const draft = entry.model.draftAndPublish && entry.values.publishedAt === null;
-    const context: CheckContext = { registry, names, mimes, checker, draft, report: (path, message, atKey) => report([...at, ...path], message, atKey) };
+    const context: CheckContext = { folder: dirname(resolve(file)), registry, names, mimes, checker, draft, report: (path, message, atKey) => report([...at, ...path], message, atKey) };
     return { ...entry, values: checkValues(context, entry.model, entry.values, []), position: source.locate(at, true) };
   });
   checkUnique(entries, (entry, path, message) => report([typeKey(source, entry.model), entry.name, ...path], message));
@@ -117,6 +121,8 @@ function readEntries(source: YamlSource, registry: Registry, report: Report): Re
 }
 
 interface CheckContext {
+  /** The data file's folder: `{ file: ./a.jpg }` is relative to it. */
+  readonly folder: string;
   readonly registry: Registry;
   readonly names: ReadonlyMap<string, ReadonlySet<string>>;
   /** The MIME type of each file entry, for media attributes that take only some kinds. */
@@ -153,7 +159,9 @@ function checkValues(context: CheckContext, model: Model, values: Values, path: 
       continue;
     }
     if (value === null) continue;
-    if (attribute.kind === 'relation' || attribute.kind === 'media') {
+    if (attribute.kind === 'media' && hasFileToUpload(value)) {
+      converted[key] = checkFilesToUpload(context, attribute, value, at);
+    } else if (attribute.kind === 'relation' || attribute.kind === 'media') {
       const target = attribute.kind === 'relation' ? attribute.target : registry.file.uid;
       const list = typeof value === 'string' ? [value] : value;
       const toMany = attribute.kind === 'relation' ? attribute.toMany : attribute.multiple;
@@ -225,6 +233,25 @@ function countProblems(context: CheckContext, attribute: Parameters<typeof check
   const problems: { path: readonly (string | number)[]; message: string }[] = [];
   checkCount(attribute, count, path, problems);
   for (const problem of problems) context.report([...problem.path], problem.message);
+}
+
+/** A media value that names a local file: `{ file: … }`, alone or among entry names in a list. */
+function hasFileToUpload(value: unknown): boolean {
+  return isFileToUpload(value) || (Array.isArray(value) && value.some(isFileToUpload));
+}
+
+/** The media value with each `{ file }` checked (the file exists and is readable) and resolved; names as for any media. */
+function checkFilesToUpload(context: CheckContext, attribute: MediaAttribute, value: unknown, at: Path): (string | FileToUpload)[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (!attribute.multiple && list.length > 1) context.report(at, `${attribute.name} holds one file`);
+  return list.map((item, index) => {
+    const path = Array.isArray(value) ? [...at, index] : at;
+    if (typeof item === 'string') {
+      if (!context.names.get(context.registry.file.uid)?.has(item)) context.report(path, `no ${context.registry.file.uid} entry is named "${item}"`);
+      return item;
+    }
+    return checkFileToUpload(item, context.folder, (message) => context.report(path, message));
+  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

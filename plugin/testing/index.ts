@@ -10,7 +10,9 @@
  * `TEST_DATABASE_URL` names (`database: 'postgres'`); it is synced from the schema, loaded through
  * the generated models in one transaction, and dropped by close().
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import type supertest from 'supertest';
@@ -20,6 +22,7 @@ import type { DatabaseClient } from '../storage/database.js';
 import { createTestDatabase, mysqlServerUrl, postgresServerUrl } from './database.js';
 import { parseTestData } from './data-file.js';
 import { loadTestData, type EntryIds } from './load-data.js';
+import { uploadDataFiles } from './upload-files.js';
 
 export { parseTestData, type TestData } from './data-file.js';
 export { createTestDatabase, mysqlServerUrl, postgresServerUrl, type TestDatabase } from './database.js';
@@ -58,11 +61,21 @@ export function testDatabases(): DatabaseClient[] {
 export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const { data, database: client = 'sqlite', now = Date.now, ...apiOptions } = options;
   const database = await createTestDatabase(client);
+  let uploads: string | null = null;
   try {
-    const api = await contentApi({ root: '.', notFound: true, ...apiOptions, now, database: database.knex, sync: true });
+    // Uploads go to a folder of the test's own, never the app's public/uploads.
+    const upload = apiOptions.upload === false ? false : { ...apiOptions.upload, folder: apiOptions.upload?.folder ?? (uploads = await mkdtemp(join(tmpdir(), 'content-api-test-uploads-'))) };
+    const api = await contentApi({ root: '.', notFound: true, ...apiOptions, upload, now, database: database.knex, sync: true });
     const text = typeof data === 'string' ? await readFile(data, 'utf8') : (data?.text ?? '');
     const file = typeof data === 'string' ? data : (data?.file ?? 'data.yaml');
-    const ids = await loadTestData(database.knex, api.registry, parseTestData(text, file, api.registry), new Date(now()));
+    let ids: EntryIds;
+    try {
+      const parsed = parseTestData(text, file, api.registry);
+      ids = await loadTestData(database.knex, api.registry, parsed, new Date(now()), await uploadDataFiles(api.media, parsed));
+    } catch (error) {
+      await api.close();
+      throw error;
+    }
     const app = new Koa();
     app.silent = true;
     app.use(api.routes());
@@ -78,10 +91,12 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       async close() {
         await api.close();
         await database.drop();
+        if (uploads) await rm(uploads, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await database.drop();
+    if (uploads) await rm(uploads, { recursive: true, force: true });
     throw error;
   }
 }

@@ -6,7 +6,9 @@
  */
 import type { Knex } from 'knex';
 import { SeedWriter, type Row } from '../seed/writer.js';
-import type { Model, Registry, RelationAttribute } from '../schema/registry.js';
+import type { MediaAttribute, Model, Registry, RelationAttribute } from '../schema/registry.js';
+import { fileAllowed } from '../write/check-references.js';
+import type { FileToUpload, UploadedFiles } from './upload-files.js';
 import { modelOf } from '../schema/registry.js';
 import { buildModels } from '../storage/models.js';
 import type { TableModel } from '../storage/table-model.js';
@@ -21,7 +23,8 @@ interface OwningLink {
   readonly targets: number[];
 }
 
-export async function loadTestData(knex: Knex, registry: Registry, data: TestData, now: Date): Promise<EntryIds> {
+/** `uploaded`: the files the data names by path (`{ file }`), already uploaded (upload-files.ts). */
+export async function loadTestData(knex: Knex, registry: Registry, data: TestData, now: Date, uploaded: UploadedFiles = new Map()): Promise<EntryIds> {
   return knex.transaction(async (transaction) => {
     const writer = new SeedWriter(registry, buildModels(registry, { knex: transaction }));
     const instances = new Map<string, Map<string, TableModel>>();
@@ -38,7 +41,7 @@ export async function loadTestData(knex: Knex, registry: Registry, data: TestDat
       if (!link.targets.includes(target)) link.targets.push(target);
       links.set(key, link);
     };
-    const context: PartsContext = { registry, writer, idOf, addLink, existing: (uid, id) => writer.existing(uid, id) };
+    const context: PartsContext = { registry, writer, idOf, addLink, existing: (uid, id) => writer.existing(uid, id), uploaded };
     for (const entry of data.entries) await naming(entry, () => writeParts(context, instances.get(entry.model.uid)!.get(entry.name)!, entry.model, entry.values));
     for (const link of links.values()) await writer.link(link.owner, link.attribute, link.targets);
     return new Map([...instances].map(([uid, byName]) => [uid, new Map([...byName].map(([name, instance]) => [name, instance.id as number]))]));
@@ -64,6 +67,7 @@ interface PartsContext {
   idOf(uid: string, name: string): number;
   addLink(owner: TableModel, attribute: string, target: number): void;
   existing(uid: string, id: number): TableModel;
+  readonly uploaded: UploadedFiles;
 }
 
 /** Relations, media, components and zones of one entry or component row. */
@@ -74,7 +78,7 @@ async function writeParts(context: PartsContext, owner: TableModel, model: Model
     if (attribute.kind === 'relation') {
       for (const name of names(value)) linkRelation(context, owner, model, attribute, context.idOf(attribute.target, name));
     } else if (attribute.kind === 'media') {
-      await context.writer.attachMedia(owner, key, names(value).map((name) => context.idOf(context.registry.file.uid, name)));
+      await context.writer.attachMedia(owner, key, mediaItems(value).map((item) => (typeof item === 'string' ? context.idOf(context.registry.file.uid, item) : uploadedId(context, attribute, item))));
     } else if (attribute.kind === 'component') {
       const component = modelOf(context.registry, attribute.component);
       const items = (attribute.repeatable ? value : [value]) as Values[];
@@ -95,6 +99,18 @@ function linkRelation(context: PartsContext, owner: TableModel, model: Model, at
   if (attribute.linkTable) context.addLink(owner, attribute.name, targetId);
   else if (attribute.mappedBy) context.addLink(context.existing(attribute.target, targetId), attribute.mappedBy, owner.id as number);
   if (attribute.name === 'localizations' && attribute.target === model.uid) context.addLink(context.existing(model.uid, targetId), 'localizations', owner.id as number);
+}
+
+function mediaItems(value: unknown): (string | FileToUpload)[] {
+  return Array.isArray(value) ? (value as (string | FileToUpload)[]) : [value as string | FileToUpload];
+}
+
+/** The id of a file the data uploaded, of a type the attribute takes. */
+function uploadedId(context: PartsContext, attribute: MediaAttribute, file: FileToUpload): number {
+  const uploaded = context.uploaded.get(file);
+  if (!uploaded) throw new Error(`${file.path} was not uploaded: files named by path need the media library (createTestApi)`);
+  if (!fileAllowed(attribute, uploaded.mime)) throw new Error(`${attribute.name} takes ${attribute.allowedTypes!.join(', ')}; ${file.path} is ${uploaded.mime}`);
+  return uploaded.id;
 }
 
 function names(value: unknown): string[] {

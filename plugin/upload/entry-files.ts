@@ -1,11 +1,11 @@
 /**
  * Entries written with files, as Strapi v4 takes them: a multipart body with the entry's JSON in a
- * `data` part and its files in `files.<attribute>` parts (`files.gallery`). The files are checked
- * and processed, then stored, before the entry is written; their rows and links (the API Uploads
- * folder, order 1, a single media attribute losing the file it had, as Strapi attaches them) are
- * written in the entry's own transaction, so the entry and its files are written together or not
- * at all, and a write that fails removes the stored objects again. Media of components
- * (`files.seo.metaImage`) are not taken yet.
+ * `data` part and its files in `files.<path>` parts — `files.gallery`, or the media of a component
+ * (`files.seo.metaImage`, `files.links.0.image`, `files.blocks.1.file`: entry-file-path.ts). The
+ * files are checked and processed, then stored, before the entry is written; their rows and links
+ * (the API Uploads folder, order 1, a single media attribute losing the file it had, as Strapi
+ * attaches them) are written in the entry's own transaction, so the entry and its files are
+ * written together or not at all, and a write that fails removes the stored objects again.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ import type { Context } from 'koa';
 import { ValidationError } from '../errors.js';
 import type { Model } from '../schema/registry.js';
 import type { RowStore } from '../write/row-store.js';
-import type { ResolvedAttachment } from './attachment.js';
+import { checkAllowedType } from './attachment.js';
+import { parseEntryFilePath, resolveEntryFilePath, type EntryFilePath } from './entry-file-path.js';
 import type { MediaLibrary } from './media-library.js';
 import { receiveForm, type NamedFile } from './multipart.js';
 import type { PreparedFile } from './prepare-file.js';
@@ -31,14 +32,13 @@ export interface EntryFiles {
 }
 
 interface AttributeFiles {
-  readonly attachment: Omit<ResolvedAttachment, 'id'>;
+  readonly path: EntryFilePath;
   readonly prepared: readonly PreparedFile[];
 }
 
 /** The entry write's multipart body, or null when the request is not multipart (a JSON write). */
 export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, model: Model): Promise<EntryFiles | null> {
   if (!ctx.is('multipart')) return null;
-  if (model.kind === 'singleType' || ctx.path.endsWith('/localizations')) throw new ValidationError('', 'Files can be sent with the entry only to POST and PUT of a collection type');
   const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
   try {
     const form = await receiveForm(ctx, library.settings, folder, () => true);
@@ -52,14 +52,14 @@ export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, mod
     }
     const groups: AttributeFiles[] = [];
     for (const [name, files] of filesByAttribute(form.files)) {
-      const attribute = model.attributes.get(name);
-      if (attribute?.kind !== 'media') throw new ValidationError(`files.${name}`, `Invalid file part "files.${name}": ${model.uid} has no media attribute of that name (media of components cannot be sent with the entry yet)`);
-      const attachment = { uid: model.uid, field: name, multiple: attribute.multiple, table: model.tableName, allowedTypes: attribute.allowedTypes };
-      groups.push({ attachment, prepared: await library.prepare(files, [], folder, { ...attachment, id: 0 }) });
+      const path = parseEntryFilePath(library.engine.registry, model, name);
+      // The types the attribute takes are checked now when its component is known, else once it is (a dynamic zone's item).
+      const known = path.media && path.owner ? { uid: path.owner.uid, id: 0, field: path.field, multiple: path.media.multiple, table: path.owner.tableName, allowedTypes: path.media.allowedTypes } : null;
+      groups.push({ path, prepared: await library.prepare(files, [], folder, known) });
     }
     return {
       body: { data },
-      write: (run) => writeWithFiles(library, groups, run).finally(() => rm(folder, { recursive: true, force: true })),
+      write: (run) => writeWithFiles(library, model, groups, run).finally(() => rm(folder, { recursive: true, force: true })),
     };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
@@ -78,14 +78,16 @@ function filesByAttribute(files: readonly NamedFile[]): Map<string, NamedFile[]>
   return groups;
 }
 
-async function writeWithFiles<T>(library: MediaLibrary, groups: readonly AttributeFiles[], run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T> {
+async function writeWithFiles<T>(library: MediaLibrary, model: Model, groups: readonly AttributeFiles[], run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T> {
   const prepared = groups.flatMap((group) => group.prepared);
   return library.storedWhile(prepared, (stored) =>
     run(async (store, id) => {
       let next = 0;
       for (const group of groups) {
         const count = group.prepared.length;
-        await library.insertRows(store, group.prepared, [], stored.slice(next, next + count), { ...group.attachment, id });
+        const attachment = await resolveEntryFilePath(store, library.engine.registry, model, id, group.path);
+        for (const file of group.prepared) checkAllowedType(attachment, file.mime);
+        await library.insertRows(store, group.prepared, [], stored.slice(next, next + count), attachment);
         next += count;
       }
     }),

@@ -82,6 +82,8 @@ export class MediaLibrary {
     try {
       const stored: StoredFile[] = [];
       for (const file of prepared) stored.push(await objects.putFile(file));
+      // New keys replace nothing: in place before the rows, so a committed row never lacks its objects.
+      await objects.commitStaged();
       // Known before a transaction holds the database's connection.
       await this.withFolders();
       return await write(stored);
@@ -112,14 +114,24 @@ export class MediaLibrary {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('Entity not found');
     const file = await prepareFile(form.files[0] as ReceivedFile, info?.name, { settings: this.settings, limiter: this.limiter, folder }, { hash: existing.hash, ext: existing.ext });
-    // The file's own object is overwritten in place (its key is kept), so a failure from here on
-    // leaves the new content under the old row rather than no content at all.
-    const stored = await new StoredObjects(this.settings.provider).putFile(file);
-    await this.transaction(async (store) => {
-      if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
-      await replaceFile(store, id, file, info, stored, this.settings.provider.name);
-      await this.recordEvent(store, 'update', id);
-    });
+    // The new objects keep the old keys. A staging provider (local) puts them in place only once
+    // the row is written, so a replacement that fails partway leaves the old file whole; another
+    // provider overwrites them as they are stored, and a failure after that leaves the new content
+    // under the old row rather than no content at all.
+    const objects = new StoredObjects(this.settings.provider);
+    let stored: StoredFile;
+    try {
+      stored = await objects.putFile(file);
+      await this.transaction(async (store) => {
+        if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
+        await replaceFile(store, id, file, info, stored, this.settings.provider.name);
+        await this.recordEvent(store, 'update', id);
+      });
+    } catch (error) {
+      await objects.discardStaged();
+      throw error;
+    }
+    await objects.commitStaged();
     if (existing.provider === this.settings.provider.name) {
       const kept = new Set(stored.objects.map((object) => object.key));
       await this.removeObjects(existing.objects.filter((object) => !kept.has(object.key)));

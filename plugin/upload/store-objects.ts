@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { ServiceUnavailableError } from '../errors.js';
 import type { PreparedFile } from './prepare-file.js';
+import { isStagingProvider, type StagedObject } from './local-provider.js';
 import type { StorageProvider, StoredLocation, StoredObject } from './provider.js';
 
 /** A format in `files.formats`, keys in Strapi's order. */
@@ -37,21 +38,43 @@ export function kilobytes(bytes: number): number {
   return Math.round((bytes / 1000) * 100) / 100;
 }
 
-/** The objects stored so far in a request, to remove them if the request fails after all. */
+/**
+ * The objects stored so far in a request, to remove them if the request fails after all. With a
+ * provider that stages (local-provider.ts), objects wait beside their place until `commitStaged`:
+ * a replacement puts its objects in place only once its row is written.
+ */
 export class StoredObjects {
   private readonly stored: StoredObject[] = [];
+  private readonly staged: { object: StoredObject; staged: StagedObject }[] = [];
 
   constructor(readonly provider: StorageProvider) {}
 
   private async put(object: StoredObject, path: string): Promise<StoredLocation> {
-    let location: StoredLocation;
     try {
-      location = await this.provider.upload(object, createReadStream(path));
+      if (isStagingProvider(this.provider)) {
+        const staged = await this.provider.stage(object, path);
+        this.staged.push({ object, staged });
+        return staged.location;
+      }
+      const location = await this.provider.upload(object, createReadStream(path));
+      this.stored.push(object);
+      return location;
     } catch (error) {
       throw Object.assign(new ServiceUnavailableError('Service Unavailable: the file storage did not take the file', 5), { cause: error });
     }
-    this.stored.push(object);
-    return location;
+  }
+
+  /** Puts the staged objects in place (a rename each); from then on they count as stored. */
+  async commitStaged(): Promise<void> {
+    for (const { object, staged } of this.staged.splice(0)) {
+      this.stored.push(object);
+      await staged.commit();
+    }
+  }
+
+  /** Removes the staged objects, leaving whatever is in their place as it was. */
+  async discardStaged(): Promise<void> {
+    await Promise.allSettled(this.staged.splice(0).map(({ staged }) => staged.discard()));
   }
 
   async putFile(file: PreparedFile): Promise<StoredFile> {
@@ -79,8 +102,9 @@ export class StoredObjects {
     return { url: location.url, providerMetadata: location.providerMetadata ?? null, formats: file.formats.size ? formats : null, objects };
   }
 
-  /** Removes every object stored so far (a failed request leaves none behind). */
+  /** Removes every object stored or staged so far (a failed request leaves none behind). */
   async removeAll(): Promise<void> {
+    await this.discardStaged();
     await Promise.allSettled(this.stored.splice(0).map((object) => this.provider.delete(object)));
   }
 }

@@ -43,6 +43,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     const inherited = omitColumns(sharedColumns(store, model, source), model, Object.keys(write.values));
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
     await joinLocalizationGroup(store, model, created, request.id);
+    await request.alsoWrite?.(store, created);
     await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
     await recordEvents(engine, store, model, ['create'], created);
     return created;

@@ -95,6 +95,21 @@ export const updated = { data: { name: 'Food', parent: null, children: { set: [1
     expect(compileErrors(declarations, client)).to.deep.equal([]);
   });
 
+  it('types the upload routes\' answers: a flat MediaFile, and fileInfo', () => {
+    const client = `import type { MediaFile, MediaFileInfo } from './api.js';
+export const file = {
+  id: 3, name: 'photo.jpg', alternativeText: null, caption: null, width: 1200, height: 800, formats: { thumbnail: { url: '/uploads/thumbnail_photo_0123456789.jpg' } },
+  hash: 'photo_0123456789', ext: '.jpg', mime: 'image/jpeg', size: 104.57, url: '/uploads/photo_0123456789.jpg', previewUrl: null, provider: 'local',
+  provider_metadata: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+} satisfies MediaFile;
+export const list: MediaFile[] = [file];
+export const info = { alternativeText: 'The harbour' } satisfies MediaFileInfo;
+`;
+    expect(compileErrors(declarations, client)).to.deep.equal([]);
+    const wrong = `import type { MediaFile } from './api.js';\nexport const f: MediaFile = { id: 1, attributes: {} };\n`;
+    expect(compileErrors(declarations, wrong)).to.have.length(1);
+  });
+
   it('types write bodies: what a write refuses does not compile', () => {
     const wrong = [
       `{ title: 5 }`,

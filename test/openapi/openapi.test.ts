@@ -49,8 +49,8 @@ describe('OpenAPI document', () => {
 
   it('lists exactly the routes the role may call', () => {
     const document = generateOpenApi(registry, grantsFor(permissions, 'public')) as Document;
-    // The fixture's public role: find/findOne on articles, categories, users; findOne only on restaurants.
-    expect(Object.keys(document.paths).sort()).to.deep.equal(['/api/articles', '/api/articles/{id}', '/api/categories', '/api/categories/{id}', '/api/restaurants/{id}', '/api/users', '/api/users/{id}']);
+    // The fixture's public role: find/findOne on articles, categories, users; findOne only on restaurants; find on files.
+    expect(Object.keys(document.paths).sort()).to.deep.equal(['/api/articles', '/api/articles/{id}', '/api/categories', '/api/categories/{id}', '/api/restaurants/{id}', '/api/upload/files', '/api/users', '/api/users/{id}']);
     expect(Object.keys((generateOpenApi(registry, grantsFor(permissions, 'nobody')) as Document).paths)).to.deep.equal([]);
   });
 

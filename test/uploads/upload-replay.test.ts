@@ -94,7 +94,7 @@ describe('upload replay', function () {
           if (actual instanceof Error) throw actual;
           if (!actual) throw new Error('not replayed');
           const expected = expectationOf(recorded, ids);
-          compareCase(recorded, deviation ? deviation.expect(expected, recorded.request.path) : expected, actual);
+          compareCase(recorded, deviation ? deviation.expect(expected, recorded.request.path, ids) : expected, actual);
         });
       }
     });

@@ -154,6 +154,13 @@ for (const kind of testDatabaseKinds()) {
       expect(got[0]!.body.media).to.deep.equal(uploaded.body[0]);
     });
 
+    it('sends media.create for a file the host uploads with api.media.upload, its payload the answer', async () => {
+      const file = await served.api.media.upload(readFileSync(join(repoRoot, 'test/uploads/files/notes.txt')), { filename: 'host-notes.txt', mimeType: 'text/plain' });
+      const got = await receiver.waitFor(1);
+      expect(got.map((request) => request.body.event)).to.deep.equal(['media.create']);
+      expect(got[0]!.body.media).to.deep.equal(file);
+    });
+
     it("records a media event in the transaction that writes the file, with Strapi's payload, and none when it rolls back", async () => {
       const strapi = recorded('media-create').find((request) => request.body.event === 'media.create')!;
       const media = strapi.body.media as Record<string, unknown>;

@@ -25,13 +25,18 @@ export class FileIds {
     }
   }
 
-  /** The value with every recorded file id (`id`, `file_id`) in its replayed form. */
-  translate<T>(value: T): T {
+  /**
+   * The value with every recorded file id in its replayed form: `file_id`, and the `id` of a
+   * file — a `files` row, or a file as answered (flat or `{ id, attributes }`) — never an entry's
+   * or a component's id, which may equal some file's.
+   */
+  translate<T>(value: T, rowsOfFiles = false): T {
     const walk = (item: unknown): unknown => {
       if (Array.isArray(item)) return item.map(walk);
       if (!item || typeof item !== 'object') return item;
+      const isFile = rowsOfFiles || looksLikeFile(item as Record<string, unknown>);
       return Object.fromEntries(
-        Object.entries(item).map(([key, entry]) => [key, (key === 'id' || key === 'file_id') && typeof entry === 'number' ? (this.map.get(entry) ?? entry) : walk(entry)]),
+        Object.entries(item).map(([key, entry]) => [key, ((key === 'id' && isFile) || key === 'file_id') && typeof entry === 'number' ? (this.map.get(entry) ?? entry) : walk(entry)]),
       );
     };
     return walk(value) as T;
@@ -40,6 +45,17 @@ export class FileIds {
   translateId(id: unknown): unknown {
     return typeof id === 'number' ? (this.map.get(id) ?? id) : id;
   }
+}
+
+/** The attributes of a file as the routes answer it. */
+const FILE_KEYS = new Set(['name', 'alternativeText', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt']);
+
+/** `{ id, …file attributes }` or `{ id, attributes: { …file attributes } }`, with the name among them. */
+function looksLikeFile(item: Record<string, unknown>): boolean {
+  if (typeof item.id !== 'number') return false;
+  const attributes = item.attributes && typeof item.attributes === 'object' && Object.keys(item).length === 2 ? (item.attributes as Record<string, unknown>) : item;
+  const keys = Object.keys(attributes).filter((key) => key !== 'id');
+  return keys.includes('name') && keys.every((key) => FILE_KEYS.has(key));
 }
 
 /** What a case is expected to answer and write, after translation. */
@@ -54,7 +70,7 @@ export function expectationOf(recorded: RecordedCase, ids: FileIds): Expectation
   const rows = Object.fromEntries(
     Object.entries(recorded.rows).map(([table, diff]) => [
       table,
-      { added: ids.translate(diff.added), changed: ids.translate(diff.changed), removed: table === 'files' ? diff.removed.map((id) => ids.translateId(id)) : ids.translate(diff.removed) },
+      { added: ids.translate(diff.added, table === 'files'), changed: ids.translate(diff.changed, table === 'files'), removed: table === 'files' ? diff.removed.map((id) => ids.translateId(id)) : ids.translate(diff.removed) },
     ]),
   );
   return { status: recorded.status, response: ids.translate(recorded.response), rows, objects: recorded.objects };

@@ -2,11 +2,12 @@
  * Recorded upload cases the plugin answers differently on purpose (docs/uploads.md), each with
  * the expectation that replaces the recorded one, derived from the recording.
  */
-import type { Expectation } from './compare.js';
+import type { Expectation, FileIds } from './compare.js';
 
 export interface UploadDeviation {
   readonly reason: string;
-  expect(recorded: Expectation, path: string): Expectation;
+  /** `ids` translates a recorded file id into the replay's. */
+  expect(recorded: Expectation, path: string, ids: FileIds): Expectation;
 }
 
 const NO_ROWS = { added: [], changed: [], removed: [] };
@@ -51,14 +52,44 @@ function badMultipart(message: string): UploadDeviation {
   };
 }
 
+/**
+ * A file for the media of a component inside a component (`files.seo.metaSocial.1.image`): Strapi
+ * 4.26.2 looks the nested item's id up in what it wrote, finds none, and stores the file without
+ * a link; here it is linked to that item (`related` is the item the path names).
+ */
+function linkedInNestedComponent(relatedType: string, relatedId: number, field: string): UploadDeviation {
+  return {
+    reason: 'files for the media of a nested component are linked to it (Strapi: stored unlinked)',
+    expect: (recorded) => {
+      const added = (recorded.rows.files?.added ?? []) as { id: number }[];
+      const links = added.map((file) => ({ file_id: file.id, related_id: relatedId, related_type: relatedType, field, order: 1 }));
+      return { ...recorded, rows: { ...recorded.rows, files_related_morphs: { added: links, changed: [], removed: [] } } };
+    },
+  };
+}
+
+/** The read after it: the item answers the file linked to it. */
+function readsNestedFile(recordedFileId: number, name: string): UploadDeviation {
+  return {
+    reason: 'the nested component reads back with the file linked to it (Strapi: none)',
+    expect: (recorded, _path, ids) => {
+      const response = structuredClone(recorded.response) as { data: { attributes: { seo: { metaSocial: { image: unknown }[] } } } };
+      response.data.attributes.seo.metaSocial[1]!.image = { data: { id: ids.translateId(recordedFileId), attributes: { name } } };
+      return { ...recorded, response };
+    },
+  };
+}
+
 export const DEVIATIONS: ReadonlyMap<number, UploadDeviation> = new Map([
+  [67, linkedInNestedComponent('shared.meta-social', 51, 'image')],
+  [68, readsNestedFile(50, 'social.png')],
   [23, attachedTogether(['gallery-2.png', 'gallery-3.svg'])],
   [37, page(3, 3)],
   [62, attachedTogether(['entry-1.png', 'entry-2.txt'])],
-  [65, badMultipart("When using multipart/form-data you need to provide your data in a JSON 'data' field.")],
-  [66, badMultipart("Invalid 'data' field. 'data' should be a valid JSON.")],
+  [75, badMultipart("When using multipart/form-data you need to provide your data in a JSON 'data' field.")],
+  [76, badMultipart("Invalid 'data' field. 'data' should be a valid JSON.")],
   [
-    67,
+    77,
     badMultipart(`When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\nFor example, when a media file is named "avatar", make sure the form key name is "files.avatar"`),
   ],
   [38, page(1, 2)],

@@ -5,7 +5,7 @@
  * articles, not change them; `reader` (`reader-token`) may read files only; `public` may list
  * files (the example's `file: [find]`).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type supertest from 'supertest';
@@ -57,8 +57,10 @@ export function testFile(name: string): Buffer {
   return readFileSync(join(UPLOADS_DIR, 'files', name));
 }
 
-export async function uploadApi(client: DatabaseClient, upload: UploadOptions = {}): Promise<UploadApi & { readonly fixture: FreshFixture }> {
-  const fixture = await freshFixture(client, UPLOAD_PERMISSIONS);
+/** `extraSchema`: more schema files (path under the schema folder → YAML text), synced into the copy at start. */
+export async function uploadApi(client: DatabaseClient, upload: UploadOptions = {}, extraSchema: Record<string, string> = {}, permissions = UPLOAD_PERMISSIONS): Promise<UploadApi & { readonly fixture: FreshFixture }> {
+  const fixture = await freshFixture(client, permissions);
+  for (const [path, text] of Object.entries(extraSchema)) writeFileSync(join(fixture.root, path), text);
   const storage = mkdtempSync(join(tmpdir(), 'content-api-upload-storage-'));
   const served = await serveApi({ root: fixture.root, database: fixture.url, watchPermissions: false, upload: { folder: storage, ...upload } });
   return {
