@@ -8,7 +8,8 @@
  */
 import type { Knex } from 'knex';
 import type { DatabaseClient } from './database.js';
-import type { IndexLayout } from './layout.js';
+import { storedName, type ExistingTable } from './inspect.js';
+import type { IndexLayout, TableLayout } from './layout.js';
 
 const MARK = 'koa-content-api index: ';
 
@@ -42,4 +43,23 @@ export async function createDeclaredIndex(knex: Knex, client: DatabaseClient, ta
 export async function dropDeclaredIndex(knex: Knex, client: DatabaseClient, table: string, name: string): Promise<void> {
   if (client === 'mysql') await knex.raw('DROP INDEX ?? ON ??', [name, table]);
   else await knex.raw('DROP INDEX ??', [name]);
+}
+
+/** What sync does to a table's declared indexes: names as stored. */
+export interface DeclaredIndexWork {
+  /** Marked indexes no declaration has as they are (gone, or now over other columns). */
+  readonly stale: readonly string[];
+  /** Declared indexes the table lacks (after the stale ones are dropped). */
+  readonly missing: readonly IndexLayout[];
+}
+
+/**
+ * Compares a table's declared indexes with the database's: an index of that name that is not
+ * marked (Strapi's, or one added by hand) counts as present and is left alone.
+ */
+export function declaredIndexWork(client: DatabaseClient, layout: TableLayout, existing: ExistingTable): DeclaredIndexWork {
+  const declared = new Map(layout.indexes.filter((index) => index.origin === 'schema').map((index) => [storedName(client, index.name), index]));
+  const stale = [...existing.declaredIndexes].filter(([name, marked]) => declared.get(name)?.columns.join(',') !== marked).map(([name]) => name);
+  const present = new Set(existing.indexes.filter((name) => !stale.includes(name)));
+  return { stale, missing: [...declared].filter(([name]) => !present.has(name)).map(([, index]) => index) };
 }

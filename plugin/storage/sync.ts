@@ -13,7 +13,7 @@ import type { Registry } from '../schema/registry.js';
 import { clientOf, type DatabaseClient } from './database.js';
 import { inspectDatabase, storedName, type ExistingTable } from './inspect.js';
 import { vacuumAnalyze } from './vacuum.js';
-import { createDeclaredIndex, dropDeclaredIndex } from './declared-indexes.js';
+import { createDeclaredIndex, declaredIndexWork, dropDeclaredIndex } from './declared-indexes.js';
 import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
 
 /** One thing sync added. */
@@ -107,32 +107,24 @@ async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayo
 async function completeTable(knex: Knex, client: DatabaseClient, layout: TableLayout, existing: ExistingTable): Promise<SchemaChange[]> {
   const columns = new Set(existing.columns);
   const indexes = new Set(existing.indexes);
-  const declared = layout.indexes.filter((index) => index.origin === 'schema');
-  const declaredNames = new Set(declared.map((index) => storedName(client, index.name)));
-  // A marked index whose declaration is gone, or now names other columns: sync made it, sync drops it.
-  const stale = [...existing.declaredIndexes].filter(([name, marked]) => {
-    const wanted = declared.find((index) => storedName(client, index.name) === name);
-    return !declaredNames.has(name) || (wanted !== undefined && wanted.columns.join(',') !== marked);
-  });
-  for (const [name] of stale) indexes.delete(name);
+  const declared = declaredIndexWork(client, layout, existing);
   const missingColumns = layout.columns.filter((column) => !columns.has(storedName(client, column.name)));
-  const missingIndexes = layout.indexes.filter((index) => !indexes.has(storedName(client, index.name)));
+  const missingIndexes = layout.indexes.filter((index) => index.origin !== 'schema' && !indexes.has(storedName(client, index.name)));
   if (missingColumns.some((column) => column.type === 'increments')) {
     throw new Error(`table ${layout.name} exists without an id column; it cannot be served`);
   }
-  for (const [name] of stale) await dropDeclaredIndex(knex, client, layout.name, name);
-  const builtIndexes = missingIndexes.filter((index) => index.origin !== 'schema');
-  if (missingColumns.length || builtIndexes.length) {
+  for (const name of declared.stale) await dropDeclaredIndex(knex, client, layout.name, name);
+  if (missingColumns.length || missingIndexes.length) {
     await knex.schema.alterTable(layout.name, (table) => {
       for (const column of missingColumns) addTableColumn(table, client, layout, column).nullable();
-      for (const index of builtIndexes) addIndex(table, client, index);
+      for (const index of missingIndexes) addIndex(table, client, index);
     });
   }
-  for (const index of missingIndexes) if (index.origin === 'schema') await createDeclaredIndex(knex, client, layout.name, storedName(client, index.name), index);
+  for (const index of declared.missing) await createDeclaredIndex(knex, client, layout.name, storedName(client, index.name), index);
   return [
-    ...stale.map(([name]): SchemaChange => ({ kind: 'droppedIndex', table: layout.name, name })),
+    ...declared.stale.map((name): SchemaChange => ({ kind: 'droppedIndex', table: layout.name, name })),
     ...missingColumns.map((column): SchemaChange => ({ kind: 'column', table: layout.name, name: column.name })),
-    ...missingIndexes.map((index): SchemaChange => ({ kind: 'index', table: layout.name, name: index.name })),
+    ...[...missingIndexes, ...declared.missing].map((index): SchemaChange => ({ kind: 'index', table: layout.name, name: index.name })),
   ];
 }
 
