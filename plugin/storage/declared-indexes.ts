@@ -25,17 +25,24 @@ export function markedColumns(text: string | null | undefined): string | null {
   return found ? found[1]! : null;
 }
 
-/** Create a declared index with its mark (names as stored: see storedName). */
-export async function createDeclaredIndex(knex: Knex, client: DatabaseClient, table: string, name: string, index: IndexLayout): Promise<void> {
+/**
+ * Create a declared index with its mark (names as stored: see storedName). On PostgreSQL a string
+ * column is indexed `COLLATE "C"`: the API sorts strings by code point (dialect/postgres.ts), and
+ * only an index in that collation serves such a sort.
+ */
+export async function createDeclaredIndex(knex: Knex, client: DatabaseClient, table: TableLayout, name: string, index: IndexLayout): Promise<void> {
   const mark = indexMark(index.columns);
+  const textColumns = new Set(table.columns.filter((column) => column.type === 'string').map((column) => column.name));
+  const keys = index.columns.map((column) => (client === 'postgres' && textColumns.has(column) ? '?? COLLATE "C"' : '??')).join(', ');
+  const create = knex.raw(`CREATE INDEX ?? ON ?? (${keys})`, [name, table.name, ...index.columns]).toQuery();
   // The mark holds only the fixed prefix and column names ([a-z0-9_,]), so it is written as a literal.
   if (client === 'sqlite') {
-    await knex.raw(`CREATE INDEX ?? ON ?? (${index.columns.map(() => '??').join(', ')}) /* ${mark} */`, [name, table, ...index.columns]);
+    await knex.raw(`${create} /* ${mark} */`);
   } else if (client === 'postgres') {
-    await knex.raw(`CREATE INDEX ?? ON ?? (${index.columns.map(() => '??').join(', ')})`, [name, table, ...index.columns]);
+    await knex.raw(create);
     await knex.raw(`COMMENT ON INDEX ?? IS '${mark}'`, [name]);
   } else {
-    await knex.raw(`CREATE INDEX ?? ON ?? (${index.columns.map(() => '??').join(', ')}) COMMENT '${mark}'`, [name, table, ...index.columns]);
+    await knex.raw(`${create} COMMENT '${mark}'`);
   }
 }
 

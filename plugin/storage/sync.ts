@@ -97,7 +97,7 @@ async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayo
       table.foreign([...key.columns], storedName(client, key.name)).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
     }
   });
-  for (const index of layout.indexes) if (index.origin === 'schema') await createDeclaredIndex(knex, client, layout.name, storedName(client, index.name), index);
+  for (const index of layout.indexes) if (index.origin === 'schema') await createDeclaredIndex(knex, client, layout, storedName(client, index.name), index);
 }
 
 /**
@@ -120,7 +120,7 @@ async function completeTable(knex: Knex, client: DatabaseClient, layout: TableLa
       for (const index of missingIndexes) addIndex(table, client, index);
     });
   }
-  for (const index of declared.missing) await createDeclaredIndex(knex, client, layout.name, storedName(client, index.name), index);
+  for (const index of declared.missing) await createDeclaredIndex(knex, client, layout, storedName(client, index.name), index);
   return [
     ...declared.stale.map((name): SchemaChange => ({ kind: 'droppedIndex', table: layout.name, name })),
     ...missingColumns.map((column): SchemaChange => ({ kind: 'column', table: layout.name, name: column.name })),
