@@ -1,10 +1,13 @@
 /**
- * The indexes schema files declare are created with a mark in the database's own catalog: a
- * comment at the end of the statement SQLite keeps in sqlite_master, `COMMENT ON INDEX` on
- * PostgreSQL, the index's COMMENT on MariaDB. The mark names the columns, so sync can tell the
- * indexes it made from Strapi's and from any an administrator added by hand (whatever their
- * names): only a marked index is ever dropped, when no schema file declares it any more, or
- * recreated, when its declaration now names other columns.
+ * The indexes schema files declare are created with a mark in the database's own catalog:
+ * `COMMENT ON INDEX` on PostgreSQL and the index's COMMENT on MariaDB, naming the columns; on
+ * SQLite, which has no comments on indexes, an explicit `COLLATE BINARY` on every column of the
+ * statement sqlite_master keeps (the default collation, so the index is the same; neither knex
+ * nor Strapi writes it). A comment in that statement would do too, but knex's SQLite parser,
+ * which reads every index of a table when Strapi drops or alters one of its columns, fails on
+ * comments. So sync tells the indexes it made from Strapi's and from any an administrator added by
+ * hand (whatever their names): only a marked index is ever dropped, when no schema file declares
+ * it any more, or recreated, when its declaration now names other columns.
  */
 import type { Knex } from 'knex';
 import type { DatabaseClient } from './database.js';
@@ -18,11 +21,22 @@ export function indexMark(columns: readonly string[]): string {
   return `${MARK}${columns.join(',')}`;
 }
 
-/** The columns a mark names, or null when the text (a comment, or SQLite's statement) has none. */
-export function markedColumns(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const found = new RegExp(`${MARK}([a-z0-9_,]*)`).exec(text);
+/** The columns a comment's mark names (`views,id`), or null when it has none. */
+export function markedColumns(comment: string | null | undefined): string | null {
+  if (!comment) return null;
+  const found = new RegExp(`^${MARK}([a-z0-9_,]*)$`).exec(comment);
   return found ? found[1]! : null;
+}
+
+const SQLITE_INDEX = /^CREATE INDEX\s+\S+\s+ON\s+\S+\s*\((.*)\)$/is;
+const SQLITE_MARKED_COLUMN = /^\s*[`"]([a-z0-9_]+)[`"]\s+COLLATE\s+BINARY\s*$/i;
+
+/** The columns of a SQLite index statement every column of which is marked, or null. */
+export function sqliteMarkedColumns(statement: string | null | undefined): string | null {
+  const list = statement ? SQLITE_INDEX.exec(statement) : null;
+  if (!list) return null;
+  const columns = list[1]!.split(',').map((item) => SQLITE_MARKED_COLUMN.exec(item)?.[1]);
+  return columns.every((column) => column !== undefined) ? columns.join(',') : null;
 }
 
 /**
@@ -33,11 +47,12 @@ export function markedColumns(text: string | null | undefined): string | null {
 export async function createDeclaredIndex(knex: Knex, client: DatabaseClient, table: TableLayout, name: string, index: IndexLayout): Promise<void> {
   const mark = indexMark(index.columns);
   const textColumns = new Set(table.columns.filter((column) => column.type === 'string').map((column) => column.name));
-  const keys = index.columns.map((column) => (client === 'postgres' && textColumns.has(column) ? '?? COLLATE "C"' : '??')).join(', ');
+  const collation = (column: string) => (client === 'sqlite' ? ' COLLATE BINARY' : client === 'postgres' && textColumns.has(column) ? ' COLLATE "C"' : '');
+  const keys = index.columns.map((column) => `??${collation(column)}`).join(', ');
   const create = knex.raw(`CREATE INDEX ?? ON ?? (${keys})`, [name, table.name, ...index.columns]).toQuery();
   // The mark holds only the fixed prefix and column names ([a-z0-9_,]), so it is written as a literal.
   if (client === 'sqlite') {
-    await knex.raw(`${create} /* ${mark} */`);
+    await knex.raw(create);
   } else if (client === 'postgres') {
     await knex.raw(create);
     await knex.raw(`COMMENT ON INDEX ?? IS '${mark}'`, [name]);
@@ -66,7 +81,7 @@ export interface DeclaredIndexWork {
  */
 export function declaredIndexWork(client: DatabaseClient, layout: TableLayout, existing: ExistingTable): DeclaredIndexWork {
   const declared = new Map(layout.indexes.filter((index) => index.origin === 'schema').map((index) => [storedName(client, index.name), index]));
-  const stale = [...existing.declaredIndexes].filter(([name, marked]) => declared.get(name)?.columns.join(',') !== marked).map(([name]) => name);
+  const stale = [...existing.declaredIndexes].filter(([name, marked]) => declared.get(name)?.columns.join(',') !== marked).map(([name]) => name).sort();
   const present = new Set(existing.indexes.filter((name) => !stale.includes(name)));
   return { stale, missing: [...declared].filter(([name]) => !present.has(name)).map(([, index]) => index) };
 }

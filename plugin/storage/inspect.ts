@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { clientOf, type DatabaseClient } from './database.js';
-import { markedColumns } from './declared-indexes.js';
+import { markedColumns, sqliteMarkedColumns } from './declared-indexes.js';
 
 /** What the catalog says about one table. */
 export interface ExistingTable {
@@ -25,7 +25,7 @@ interface CatalogRow {
   name: string;
 }
 
-/** An index, with the text its mark would be in: SQLite's statement, or the index's comment. */
+/** An index, with the text its mark would be in: SQLite's statement, or the index's comment (declared-indexes.ts). */
 interface IndexRow extends CatalogRow {
   mark: string | null;
 }
@@ -96,7 +96,7 @@ export async function inspectDatabase(knex: Knex): Promise<DatabaseSnapshot> {
   for (const row of catalog.indexes) {
     const table = snapshot.get(row.table_name);
     table?.indexes.push(row.name);
-    const marked = markedColumns(row.mark);
+    const marked = client === 'sqlite' ? sqliteMarkedColumns(row.mark) : markedColumns(row.mark);
     if (marked !== null) table?.declaredIndexes.set(row.name, marked);
   }
   return snapshot;
