@@ -40,15 +40,21 @@ export function sqliteMarkedColumns(statement: string | null | undefined): strin
 }
 
 /**
- * Create a declared index with its mark (names as stored: see storedName). On PostgreSQL a string
- * column is indexed `COLLATE "C"`: the API sorts strings by code point (dialect/postgres.ts), and
- * only an index in that collation serves such a sort.
+ * Create a declared index with its mark (names as stored: see storedName). On PostgreSQL the keys
+ * are in the API's sort order (dialect/postgres.ts), which only such an index serves: NULL first
+ * (`ASC NULLS FIRST`, read backwards for `DESC NULLS LAST`; a default index puts NULL last, and
+ * `sort=views:desc` then read and sorted every row beside it), and a string column `COLLATE "C"`
+ * (code points).
  */
 export async function createDeclaredIndex(knex: Knex, client: DatabaseClient, table: TableLayout, name: string, index: IndexLayout): Promise<void> {
   const mark = indexMark(index.columns);
   const textColumns = new Set(table.columns.filter((column) => column.type === 'string').map((column) => column.name));
-  const collation = (column: string) => (client === 'sqlite' ? ' COLLATE BINARY' : client === 'postgres' && textColumns.has(column) ? ' COLLATE "C"' : '');
-  const keys = index.columns.map((column) => `??${collation(column)}`).join(', ');
+  const key = (column: string) => {
+    if (client === 'sqlite') return '?? COLLATE BINARY';
+    if (client === 'postgres') return `??${textColumns.has(column) ? ' COLLATE "C"' : ''} ASC NULLS FIRST`;
+    return '??';
+  };
+  const keys = index.columns.map(key).join(', ');
   const create = knex.raw(`CREATE INDEX ?? ON ?? (${keys})`, [name, table.name, ...index.columns]).toQuery();
   // The mark holds only the fixed prefix and column names ([a-z0-9_,]), so it is written as a literal.
   if (client === 'sqlite') {
