@@ -14,6 +14,7 @@ import type { Model, ScalarAttribute } from '../schema/registry.js';
 import type { Filter, RootQuery } from '../query/tree.js';
 import type { Layout } from '../storage/layout.js';
 import { STRING_TYPES } from '../sql/dialect/dialect.js';
+import { defaultIndexName } from '../schema/indexes.js';
 
 /** The comparisons a B-tree index serves. */
 const INDEXED_OPERATORS = new Set(['$eq', '$in', '$lt', '$lte', '$gt', '$gte', '$between']);
@@ -40,23 +41,32 @@ export function indexHints(root: RootQuery, layout: Layout, dialect: string): st
   if (root.action !== 'find') return [];
   const table = layout.tables.find((entry) => entry.role === 'model' && entry.uid === root.model.uid);
   if (!table) return [];
-  const leading = new Set(table.indexes.map((index) => index.columns[0]));
-  leading.add('id');
+  const leading = new Set(['id', ...table.indexes.map((index) => index.columns[0])]);
+  // PostgreSQL sorts NULL first ascending (dialect/postgres.ts): only the declared indexes, made
+  // in that order, serve a sort there; Strapi's own put NULL last.
+  const sortable = dialect === 'postgres' ? new Set(['id', ...table.indexes.filter((index) => index.origin === 'schema').map((index) => index.columns[0])]) : leading;
+  const names = new Set(layout.tables.flatMap((entry) => entry.indexes.map((index) => index.name)));
   const hints: string[] = [];
   const [first] = root.sort;
-  if (first && !first.path.length && first.field.kind === 'scalar' && !leading.has(first.field.column) && indexServes(dialect, first.field.type, 'sort')) {
-    hints.push(`sort on ${table.name}.${first.field.column} reads every row: ${declaration(root.model, first.field)}`);
+  if (first && !first.path.length && first.field.kind === 'scalar' && !sortable.has(first.field.column) && indexServes(dialect, first.field.type, 'sort')) {
+    hints.push(`sort on ${table.name}.${first.field.column} reads every row: ${declaration(root.model, first.field, names)}`);
   }
   const filtered = rootComparisons(root.filters).filter((field) => indexServes(dialect, field.type, 'filter'));
   if (filtered.length && !filtered.some((field) => leading.has(field.column))) {
-    hints.push(`filter on ${table.name}.${filtered[0]!.column} reads every row: ${declaration(root.model, filtered[0]!)}`);
+    hints.push(`filter on ${table.name}.${filtered[0]!.column} reads every row: ${declaration(root.model, filtered[0]!, names)}`);
   }
   return hints;
 }
 
-/** What to write, and where: `index: true` on an attribute the author wrote, an `indexes` entry for an implicit one. */
-function declaration(model: Model, field: ScalarAttribute): string {
+/**
+ * What to write, and where: `index: true` on an attribute the author wrote, an `indexes` entry for
+ * an implicit one, with a name when the default one is taken (on PostgreSQL the API's own
+ * `<table>_published_at_index` does not serve a sort: see indexHints).
+ */
+function declaration(model: Model, field: ScalarAttribute, names: ReadonlySet<string>): string {
   const file = model.source ? ` in ${model.source.file}` : '';
+  const fallback = defaultIndexName(model.tableName, [field.column]);
+  if (names.has(fallback)) return `declare "indexes: [{ name: ${defaultIndexName(model.tableName, [field.column, 'sort'])}, attributes: [${field.name}] }]"${file}`;
   if (field.implicit) return `declare "indexes: [{ attributes: [${field.name}] }]"${file}`;
   return `declare "index: true" on ${model.singularName}.${field.name}${file}`;
 }

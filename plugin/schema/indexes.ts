@@ -126,22 +126,27 @@ function comparableName(name: string): string {
 }
 
 /**
- * Each declared index against the layout's other indexes (Strapi's and the API's own) and the
- * declared ones before it: one over the same columns of the same table is a duplicate, and a
- * name another index has is a clash. The clean ones are returned.
+ * Each declared index against the declared ones before it and the names of the layout's other
+ * indexes (Strapi's and the API's own): one over the same columns of the same table as another
+ * declared one is a duplicate, and a name another index has is a clash. A declared index over the
+ * columns of one of Strapi's is allowed: on PostgreSQL it is made in the API's sort order (NULL
+ * first, strings `COLLATE "C"`: declared-indexes.ts), which Strapi's does not serve. The clean
+ * ones are returned.
  */
 export function checkIndexClashes(declarations: readonly IndexDeclaration[], layoutIndexes: readonly LayoutIndex[], problems: SchemaProblem[]): IndexDeclaration[] {
-  const seen = [...layoutIndexes];
+  const named: LayoutIndex[] = [...layoutIndexes];
+  const declared: LayoutIndex[] = [];
   const clean: IndexDeclaration[] = [];
   for (const declaration of declarations) {
     const index = { table: declaration.entry.tableName, ...declaration.index };
-    const same = seen.find((other) => other.table === index.table && sameColumns(other.columns, index.columns));
-    const clash = seen.find((other) => comparableName(other.name) === comparableName(index.name));
+    const same = declared.find((other) => other.table === index.table && sameColumns(other.columns, index.columns));
+    const clash = named.find((other) => comparableName(other.name) === comparableName(index.name));
     const at = (message: string) => problems.push(problemAt(declaration.entry.loaded, declaration.path, message));
-    if (same) at(`duplicate index: ${index.table} already has ${same.name} over ${index.columns.join(', ')}`);
-    else if (clash) at(`index name "${index.name}" is already used by an index of ${clash.table}${clash.name === index.name ? '' : ` (${clash.name}: PostgreSQL keeps the first 63 bytes of a name)`}`);
+    if (same) at(`duplicate index: ${same.name} is declared over ${index.columns.join(', ')} already`);
+    else if (clash) at(`index name "${index.name}" is already used by an index of ${clash.table}${clash.name === index.name ? '' : ` (${clash.name}: PostgreSQL keeps the first 63 bytes of a name)`}; give this one a "name"`);
     else {
-      seen.push(index);
+      named.push(index);
+      declared.push(index);
       clean.push(declaration);
     }
   }
