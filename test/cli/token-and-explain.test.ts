@@ -213,7 +213,7 @@ describe('content-api explain', () => {
     expect(await hints(repoRoot, '/api/articles?filters[title][$eq]=a', 'postgres')).to.deep.equal([]);
     expect(await hints(repoRoot, '/api/articles?sort=title', 'mysql')).to.deep.equal([]);
     expect(await hints(repoRoot, '/api/articles?sort=title', 'postgres')).to.have.length(1);
-    // Strapi's unique index on a uid puts NULL last on PostgreSQL, where the API sorts NULL first: only a declared index serves it there.
+    // On PostgreSQL Strapi's unique index on a uid is in the column's collation with NULL last, not the API's sort order: only a declared index serves it there.
     expect(await hints(repoRoot, '/api/articles?sort=slug')).to.deep.equal([]);
     expect(await hints(repoRoot, '/api/articles?sort=slug', 'postgres')).to.deep.equal(['-- sort on articles.slug reads every row: declare "index: true" on article.slug in content-types/article.yaml']);
 
