@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { clientOf, type DatabaseClient } from './database.js';
-import { markedColumns, sqliteMarkedColumns } from './declared-indexes.js';
+import { markedColumns, sqliteMarkedColumns } from './index-marks.js';
 
 /** What the catalog says about one table. */
 export interface ExistingTable {

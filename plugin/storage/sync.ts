@@ -16,7 +16,7 @@ import { vacuumAnalyze } from './vacuum.js';
 import { createDeclaredIndex, declaredIndexWork, dropDeclaredIndex } from './declared-indexes.js';
 import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
 
-/** One thing sync added. */
+/** One thing sync changed. */
 export interface SchemaChange {
   /** `droppedIndex`: a declared index no schema file declares any more. */
   readonly kind: 'table' | 'column' | 'index' | 'droppedIndex';
