@@ -114,6 +114,11 @@ describe('storage: indexes declared by schema files', function () {
           [name('articles_by_rating')]: 'rating,id',
         });
         expect(await syncSchema(knex, indexed)).to.deep.equal([]);
+        if (kind.client === 'postgres') {
+          // In the API's sort order: NULL first, strings by code point.
+          const { rows } = await knex.raw<{ rows: { indexdef: string }[] }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'articles_kind_published_at_index'`);
+          expect(rows[0]!.indexdef).to.match(/\(kind COLLATE "C" NULLS FIRST, published_at NULLS FIRST\)$/);
+        }
 
         // Made with the tables of an empty database, the same indexes.
         const fresh = await createTestDatabase(kind.client);
@@ -154,6 +159,25 @@ describe('storage: indexes declared by schema files', function () {
         expect(await declaredIn(knex, 'articles')).to.deep.equal({});
         expect(await declaredIn(knex, 'components_shared_seos')).to.deep.equal({});
         expect(await indexNames(knex, 'articles')).to.include.members(['articles_slug_unique', 'articles_created_by_id_fk', 'articles_locale_published_at_index', 'articles_rating_index']);
+      });
+
+      it('a default name over 63 bytes is cut on PostgreSQL, shortened with a hash on MariaDB, and synced once', async () => {
+        const { knex } = database;
+        const long = await loadSchema(
+          writeSchema(folder, `long-${kind.name}`, (article) => {
+            article.indexes = [{ attributes: ['publishDate', 'publishTime', 'scheduledAt', 'viewsTotal'] }];
+          }),
+        );
+        const name = 'articles_publish_date_publish_time_scheduled_at_views_total_index';
+        expect(name.length).to.equal(65);
+        await syncSchema(knex, plain);
+        expect(await syncSchema(knex, long)).to.deep.equal([{ kind: 'index', table: 'articles', name }]);
+        const stored = storedName(clientOf(knex), name);
+        expect(stored.length).to.equal(kind.client === 'sqlite' ? 65 : kind.client === 'postgres' ? 63 : 64);
+        expect(await declaredIn(knex, 'articles')).to.deep.equal({ [stored]: 'publish_date,publish_time,scheduled_at,views_total' });
+        expect(await syncSchema(knex, long)).to.deep.equal([]);
+        expect(await findLayoutDifferences(knex, long)).to.deep.equal({ problems: [], warnings: [] });
+        expect(await syncSchema(knex, plain)).to.deep.equal([{ kind: 'droppedIndex', table: 'articles', name: stored }]);
       });
 
       it('check --database reports a missing declared index as a warning, a missing column as a problem', async () => {
