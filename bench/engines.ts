@@ -77,9 +77,9 @@ export async function prepareDatabases(): Promise<BenchDatabase[]> {
   }
 }
 
-/** `content-api serve --workers N` on the database (which it syncs, as a first start would). */
-export async function serve(database: BenchDatabase, workers: number): Promise<BenchServer> {
-  const server = await startServer({ root: repoRoot, database: database.url, args: ['--workers', String(workers)] });
+/** `content-api serve --workers N` on the database (which it syncs, as a first start would), for the schema folder `root`. */
+export async function serve(database: BenchDatabase, workers: number, root = repoRoot): Promise<BenchServer> {
+  const server = await startServer({ root, database: database.url, args: ['--workers', String(workers)] });
   const pid = server.child.pid!;
   return {
     baseUrl: server.baseUrl,

@@ -8,7 +8,7 @@
  * a ratio to Strapi 4.26.2 comes from `npm run bench:strapi`, which measures the reference beside
  * the plugin in one run.
  *
- *   npm run bench [-- --seconds 3] [-- --only q3,q14] [-- --floor-seconds 1] [-- --json out.json] [-- --compare earlier.json]
+ *   npm run bench [-- --seconds 3] [-- --only q3,q14] [-- --floor-seconds 1] [-- --json out.json] [-- --compare earlier.json] [-- --root DIR]
  *   npm run bench -- --workers 1,2 [--only q3,q14]
  *
  * What the CPU columns count (CPU time from Linux's /proc, user + system):
@@ -30,7 +30,9 @@
  *   joining of the rows into the body), like for like on both engines.
  *
  * `--json` writes the figures; `--compare` prints each query's requests/s, CPU, floor and ÷floor
- * as a ratio to an earlier run's file. `--workers 1,2` measures the populate queries with
+ * as a ratio to an earlier run's file. `--root DIR` serves another schema folder of the fixture's
+ * app (the repository's by default), e.g. one that declares an index (docs/indexes.md): the server
+ * syncs it at start. `--workers 1,2` measures the populate queries with
  * `serve --workers N` instead (workers.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -77,6 +79,8 @@ interface Options {
   seconds: number;
   samples: number;
   floorSeconds: number;
+  /** The schema folder served. */
+  root: string;
 }
 
 async function main(): Promise<void> {
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
       workers: { type: 'string' },
       json: { type: 'string' },
       compare: { type: 'string' },
+      root: { type: 'string', default: repoRoot },
     },
   });
   const only = values.only ? new Set(values.only.split(',')) : null;
@@ -96,7 +101,7 @@ async function main(): Promise<void> {
   if (workerCounts?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--workers expects process counts, e.g. 1,2; got "${values.workers}"`);
   const queries = BENCH_QUERIES.filter((query) => (!only || only.has(query.id)) && (!workerCounts || query.path.includes('populate')));
   const earlier: Results | null = values.compare ? (JSON.parse(readFileSync(values.compare, 'utf8')) as Results) : null;
-  const options: Options = { seconds: Number(values.seconds), samples: Number(values.samples), floorSeconds: Number(values['floor-seconds']) };
+  const options: Options = { seconds: Number(values.seconds), samples: Number(values.samples), floorSeconds: Number(values['floor-seconds']), root: values.root };
   const databases = await prepareDatabases();
   const results: Results = {};
   try {
@@ -119,9 +124,9 @@ async function main(): Promise<void> {
 
 async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUERIES, options: Options, earlier: Results[string] | null): Promise<Record<string, Figures>> {
   const dialect = database.name === 'postgres' ? postgresDialect : sqliteDialect;
-  const statementsOf = await floorPlanner(repoRoot, dialect);
-  const estimateOf = await estimator(database.url, dialect);
-  const server = await serve(database, 1);
+  const statementsOf = await floorPlanner(options.root, dialect);
+  const estimateOf = await estimator(database.url, dialect, options.root);
+  const server = await serve(database, 1, options.root);
   const driver = floorDriver(database);
   process.stdout.write(`\n${database.name} (${database.description})\n`);
   const compareHeader = earlier ? ['rps ×', 'cpu ×', 'floor ×', '÷fl ×'].map((title) => title.padStart(8)).join('') : '';
@@ -166,10 +171,10 @@ async function benchDatabase(database: BenchDatabase, queries: typeof BENCH_QUER
 }
 
 /** The estimate of a query tree's cost from the bench database's figures, as the server gathers them. */
-async function estimator(url: string, dialect: Dialect): Promise<(root: RootQuery) => Estimate | null> {
+async function estimator(url: string, dialect: Dialect, root: string): Promise<(root: RootQuery) => Estimate | null> {
   const knex = openDatabase(url);
   try {
-    const statistics = new Statistics(knex, dialect, await loadSchema(repoRoot));
+    const statistics = new Statistics(knex, dialect, await loadSchema(root));
     await statistics.gather();
     return (root) => estimateRequest(root, statistics);
   } finally {

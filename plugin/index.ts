@@ -84,7 +84,10 @@ export interface ContentApiOptions {
    * primary by the replication delay.
    */
   replicas?: readonly (string | Knex)[];
-  /** Create the missing tables, columns and indexes at start (default true); never drops anything. */
+  /**
+   * Create the missing tables, columns and indexes at start (default true); never drops anything
+   * but an index it made for a schema file's declaration that is gone (docs/indexes.md).
+   */
   sync?: boolean;
   /** Route prefix (default `/api`). */
   prefix?: string;

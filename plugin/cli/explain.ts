@@ -1,6 +1,7 @@
 /**
  * `content-api explain '<path?query>' [--root DIR] [--dialect sqlite|postgres|mysql] [--role R]`:
- * prints the statements a request compiles to, with their parameters, without running them.
+ * prints the statements a request compiles to, with their parameters, without running them, and
+ * for a list sorted or filtered on a column no index serves, the index to declare (index-hints.ts).
  */
 import { join } from 'node:path';
 import { CLOSED_API, loadPermissions, type Permissions } from '../access/permissions.js';
@@ -12,8 +13,8 @@ import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
 import { explainedStatements, type Statement } from '../sql/compile.js';
 import { DIALECTS } from '../sql/dialect/dialects.js';
-
-
+import { describeLayout } from '../storage/layout.js';
+import { indexHints } from './index-hints.js';
 import { ApiError } from '../errors.js';
 import { matchRoute } from '../http/route-match.js';
 import { commandHelp, parseCommand, UsageError } from './common.js';
@@ -59,6 +60,7 @@ export function explainRequest(
     const engine = { ...plan, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
     const root = planRead(engine, { ...route, querystring, role: plan.role });
     for (const { label, ...statement } of explainedStatements(plan.dialect, root)) printStatement(label, statement);
+    for (const hint of indexHints(root, describeLayout(plan.registry), plan.dialect.name)) process.stdout.write(`-- ${hint}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

@@ -1,7 +1,8 @@
 /**
  * `content-api sync [--root DIR] [--database URL]`: create the tables, columns and indexes the
  * schema needs and the database lacks, and print each change. Nothing existing is dropped or
- * altered. Exit 0 when done, 1 on a schema problem, 2 on a usage error.
+ * altered, but an index sync made for a schema file's declaration that is gone or changed
+ * (storage/declared-indexes.ts). Exit 0 when done, 1 on a schema problem, 2 on a usage error.
  */
 import { loadSchema } from '../schema/load.js';
 import { syncSchema } from '../storage/sync.js';

@@ -44,7 +44,17 @@ export interface CommonAttributeDocument {
   regex?: string;
   configurable?: boolean;
   searchable?: boolean;
+  /** Whether sync indexes the attribute's column (not in Strapi). */
+  index?: boolean;
   pluginOptions?: Record<string, unknown>;
+}
+
+/** An entry of a type's `indexes` list (not in Strapi). */
+export interface IndexDocument {
+  /** Default `<table>_<columns>_index`. */
+  name?: string;
+  /** Attribute names, in the index's order. */
+  attributes: string[];
 }
 
 export interface ScalarAttributeDocument extends CommonAttributeDocument {
@@ -101,6 +111,7 @@ export interface ContentTypeDocument {
   options?: { draftAndPublish?: boolean; [key: string]: unknown };
   pluginOptions?: { i18n?: { localized?: boolean }; [key: string]: unknown };
   attributes: Record<string, AttributeDocument>;
+  indexes?: IndexDocument[];
 }
 
 export interface ComponentDocument {
@@ -108,6 +119,7 @@ export interface ComponentDocument {
   info: { displayName: string; icon?: string; description?: string };
   options?: Record<string, unknown>;
   attributes: Record<string, AttributeDocument>;
+  indexes?: IndexDocument[];
 }
 
 /** Where a value was written, for error messages. */

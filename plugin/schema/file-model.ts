@@ -65,6 +65,7 @@ export function buildFileModel(): Model {
     attributes,
     defaultFields: defaultFields(attributes),
     hasCreatorColumns: true,
+    indexes: [],
     source: null,
   };
 }

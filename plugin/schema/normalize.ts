@@ -15,6 +15,7 @@ import {
   FILE_UID,
   NO_CONSTRAINTS,
   type Attribute,
+  type DeclaredIndex,
   type Model,
   type Registry,
   type ScalarAttribute,
@@ -25,7 +26,9 @@ import { closestName } from './closest-name.js';
 import { buildFileModel } from './file-model.js';
 import type { Declared } from './declared.js';
 import { buildRelation, checkRelation, localizationsRelation } from './relations.js';
+import { checkIndexClashes, declaredIndexes, type LayoutIndex } from './indexes.js';
 import { columnName, componentJoinTableName } from '../storage/naming.js';
+import { describeLayout } from '../storage/layout.js';
 
 /** Names that would collide with the query keywords inside populate objects (Strapi #14511). */
 const RESERVED_ATTRIBUTE_NAMES = new Set([
@@ -63,10 +66,14 @@ export function normalizeSchema(
   checkAttributeNames(declared, problems);
   checkReferences(declared, resolveTarget, problems);
   checkConstraints(declared, problems);
+  const declarations = [...declared.values()].flatMap((entry) => declaredIndexes(entry, problems));
   if (problems.length) throw new SchemaError(problems);
 
   const models = new Map<string, Model>();
-  for (const entry of declared.values()) models.set(entry.uid, buildModel(entry, declared, resolveTarget));
+  for (const entry of declared.values()) {
+    const indexes = declarations.filter((declaration) => declaration.entry === entry).map((declaration) => declaration.index);
+    models.set(entry.uid, buildModel(entry, declared, resolveTarget, indexes));
+  }
   const file = buildFileModel();
   models.set(FILE_UID, file);
 
@@ -75,14 +82,24 @@ export function normalizeSchema(
   for (const model of contentTypeModels) {
     routes.set(model.kind === 'singleType' ? model.singularName : (model.pluralName as string), model);
   }
-  return deepFreeze({
+  const registry: Registry = {
     models,
     contentTypes: contentTypeModels,
     components: [...models.values()].filter((model) => model.modelType === 'component'),
     file,
     routes,
     i18n: { defaultLocale: options.defaultLocale ?? 'en' },
-  });
+  };
+  checkIndexClashes(declarations, layoutIndexes(registry), problems);
+  if (problems.length) throw new SchemaError(problems);
+  return deepFreeze(registry);
+}
+
+/** The indexes of the registry's layout that no schema file declares: Strapi's and the API's own. */
+function layoutIndexes(registry: Registry): LayoutIndex[] {
+  return describeLayout(registry).tables.flatMap((table) =>
+    table.indexes.filter((index) => index.origin !== 'schema').map((index) => ({ table: table.name, name: index.name, columns: index.columns })),
+  );
 }
 
 function declareModels(
@@ -229,7 +246,12 @@ function checkConstraints(declared: Map<string, Declared>, problems: SchemaProbl
   }
 }
 
-function buildModel(entry: Declared, declared: Map<string, Declared>, resolveTarget: (target: string) => string | null): Model {
+function buildModel(
+  entry: Declared,
+  declared: Map<string, Declared>,
+  resolveTarget: (target: string) => string | null,
+  indexes: readonly DeclaredIndex[],
+): Model {
   const attributes = new Map<string, Attribute>();
   for (const [name, doc] of Object.entries(entry.attributes)) {
     attributes.set(name, buildAttribute(entry, name, doc, declared, resolveTarget));
@@ -264,6 +286,7 @@ function buildModel(entry: Declared, declared: Map<string, Declared>, resolveTar
     attributes,
     defaultFields: defaultFields(attributes),
     hasCreatorColumns: !entry.isComponent,
+    indexes,
     source,
   };
 }

@@ -161,6 +161,18 @@ export type Attribute =
 
 export type PopulatableAttribute = RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
 
+/**
+ * An index a schema file declares on its type's own table: `index: true` on an attribute, or an
+ * entry of the type's `indexes` list. Strapi v4 has no such option; `sync` creates these.
+ */
+export interface DeclaredIndex {
+  readonly name: string;
+  /** The attributes as written (`views`, `publishedAt`), in order. */
+  readonly attributes: readonly string[];
+  /** Their columns in the type's own table, in the same order. */
+  readonly columns: readonly string[];
+}
+
 export interface Model {
   /** `api::article.article`, `plugin::users-permissions.user`, `plugin::upload.file`, `shared.seo` */
   readonly uid: string;
@@ -183,6 +195,8 @@ export interface Model {
   readonly defaultFields: readonly ScalarAttribute[];
   /** Whether the table has created_by_id/updated_by_id columns (content types and the file type). */
   readonly hasCreatorColumns: boolean;
+  /** The indexes the schema file declares (`index: true`, `indexes:`), beyond Strapi's layout. */
+  readonly indexes: readonly DeclaredIndex[];
   /** Where the model was declared, for error messages; null for built-in models. */
   readonly source: SourcePosition | null;
 }

@@ -6,10 +6,14 @@
 import type { Knex } from 'knex';
 import { clientOf, DatabaseUnavailable } from './database.js';
 
-/** Where the database is, for messages: the SQLite file, or PostgreSQL's host, port and database (never the password). */
+/** Where the database is, for messages: the SQLite file, or the server's host, port and database (never the password). */
 export function describeDatabase(knex: Knex): string {
   const connection = knex.client.config.connection as { filename?: string; connectionString?: string } | string | undefined;
   if (clientOf(knex) === 'sqlite') return `SQLite database ${typeof connection === 'object' ? connection.filename : '?'}`;
+  if (clientOf(knex) === 'mysql') {
+    const { host, port, database } = connection as { host?: string; port?: number; database?: string };
+    return `MariaDB at ${host ?? 'localhost'}:${port ?? 3306}/${database ?? ''}`;
+  }
   const url = typeof connection === 'string' ? connection : connection?.connectionString;
   try {
     const parsed = new URL(url ?? '');

@@ -37,8 +37,12 @@ export interface IndexLayout {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique: boolean;
-  /** `strapi`: part of Strapi's layout; `query`: added for this API's own queries (see queryIndexes). */
-  readonly origin: 'strapi' | 'query';
+  /**
+   * `strapi`: part of Strapi's layout; `query`: added for this API's own queries (see
+   * queryIndexes); `schema`: declared by a schema file (`index: true`, `indexes:`), created with a
+   * mark that lets sync drop it once no file declares it (declared-indexes.ts).
+   */
+  readonly origin: 'strapi' | 'query' | 'schema';
 }
 
 /** A foreign key by Strapi's name; the layout only has cascading ones. */
@@ -163,6 +167,7 @@ function modelTable(model: Model): TableLayout {
   if (locale) columns.push(locale);
   if (model.uid === FILE_UID) indexes.push(...FILE_INDEXES);
   indexes.push(...queryIndexes(model));
+  for (const declared of model.indexes) indexes.push({ name: declared.name, columns: declared.columns, unique: false, origin: 'schema' });
   return { name: model.tableName, role: 'model', uid: model.uid, columns, indexes, foreignKeys: [] };
 }
 

@@ -2,7 +2,9 @@
  * `sync`: brings a database up to the layout of a registry by adding what is missing — tables
  * (with their indexes and foreign keys), columns and indexes. It never drops, renames or alters
  * anything that exists, so an existing Strapi database keeps its data and its own tables; running
- * it twice changes nothing the second time. All changes happen in one transaction (DDL is
+ * it twice changes nothing the second time. The one exception is an index it made itself for a
+ * schema file's declaration (marked: declared-indexes.ts): dropped once no file declares it, and
+ * made again when its declaration names other columns. All changes happen in one transaction (DDL is
  * transactional on both SQLite and PostgreSQL), so a failure leaves the database as it was. On
  * MariaDB and MySQL each DDL statement commits by itself: a failure keeps the tables made before it.
  */
@@ -11,11 +13,13 @@ import type { Registry } from '../schema/registry.js';
 import { clientOf, type DatabaseClient } from './database.js';
 import { inspectDatabase, storedName, type ExistingTable } from './inspect.js';
 import { vacuumAnalyze } from './vacuum.js';
+import { createDeclaredIndex, declaredIndexWork, dropDeclaredIndex } from './declared-indexes.js';
 import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
 
-/** One thing sync added. */
+/** One thing sync changed. */
 export interface SchemaChange {
-  readonly kind: 'table' | 'column' | 'index';
+  /** `droppedIndex`: a declared index no schema file declares any more. */
+  readonly kind: 'table' | 'column' | 'index' | 'droppedIndex';
   readonly table: string;
   /** The table, column or index name. */
   readonly name: string;
@@ -31,6 +35,7 @@ export interface SyncOptions {
 export function describeChange(change: SchemaChange): string {
   if (change.kind === 'table') return `created table ${change.table}`;
   if (change.kind === 'column') return `added column ${change.table}.${change.name}`;
+  if (change.kind === 'droppedIndex') return `dropped index ${change.name} on ${change.table}: no schema file declares it as it was`;
   return `created index ${change.name} on ${change.table}`;
 }
 
@@ -87,30 +92,39 @@ async function createTable(knex: Knex, client: DatabaseClient, layout: TableLayo
       const built = addTableColumn(table, client, layout, column);
       if (column.nullable) built.nullable();
     }
-    for (const index of layout.indexes) addIndex(table, client, index);
+    for (const index of layout.indexes) if (index.origin !== 'schema') addIndex(table, client, index);
     for (const key of layout.foreignKeys) {
       table.foreign([...key.columns], storedName(client, key.name)).references([...key.referencedColumns]).inTable(key.referencedTable).onDelete(key.onDelete);
     }
   });
+  for (const index of layout.indexes) if (index.origin === 'schema') await createDeclaredIndex(knex, client, layout, storedName(client, index.name), index);
 }
 
-/** Adds the columns and indexes an existing table lacks. Foreign keys are only created with new tables. */
+/**
+ * Adds the columns and indexes an existing table lacks, and drops or remakes the declared indexes
+ * it made that the layout no longer has as they are. Foreign keys are only created with new tables.
+ */
 async function completeTable(knex: Knex, client: DatabaseClient, layout: TableLayout, existing: ExistingTable): Promise<SchemaChange[]> {
   const columns = new Set(existing.columns);
   const indexes = new Set(existing.indexes);
+  const declared = declaredIndexWork(client, layout, existing);
   const missingColumns = layout.columns.filter((column) => !columns.has(storedName(client, column.name)));
-  const missingIndexes = layout.indexes.filter((index) => !indexes.has(storedName(client, index.name)));
+  const missingIndexes = layout.indexes.filter((index) => index.origin !== 'schema' && !indexes.has(storedName(client, index.name)));
   if (missingColumns.some((column) => column.type === 'increments')) {
     throw new Error(`table ${layout.name} exists without an id column; it cannot be served`);
   }
-  if (!missingColumns.length && !missingIndexes.length) return [];
-  await knex.schema.alterTable(layout.name, (table) => {
-    for (const column of missingColumns) addTableColumn(table, client, layout, column).nullable();
-    for (const index of missingIndexes) addIndex(table, client, index);
-  });
+  for (const name of declared.stale) await dropDeclaredIndex(knex, client, layout.name, name);
+  if (missingColumns.length || missingIndexes.length) {
+    await knex.schema.alterTable(layout.name, (table) => {
+      for (const column of missingColumns) addTableColumn(table, client, layout, column).nullable();
+      for (const index of missingIndexes) addIndex(table, client, index);
+    });
+  }
+  for (const index of declared.missing) await createDeclaredIndex(knex, client, layout, storedName(client, index.name), index);
   return [
+    ...declared.stale.map((name): SchemaChange => ({ kind: 'droppedIndex', table: layout.name, name })),
     ...missingColumns.map((column): SchemaChange => ({ kind: 'column', table: layout.name, name: column.name })),
-    ...missingIndexes.map((index): SchemaChange => ({ kind: 'index', table: layout.name, name: index.name })),
+    ...[...missingIndexes, ...declared.missing].map((index): SchemaChange => ({ kind: 'index', table: layout.name, name: index.name })),
   ];
 }
 

@@ -20,7 +20,7 @@ const FLAGS: Record<string, string[]> = {
   serve: ['root', 'database', 'host', 'port', 'no-sync', 'no-server-timing', 'default-locale', 'locales', 'seed', 'openapi', 'dev', 'timeout', 'cors', 'quiet', 'watch', 'workers', 'replica'],
   sync: ['root', 'database'],
   seed: ['root', 'database'],
-  check: ['root'],
+  check: ['root', 'database'],
   'import-strapi': ['out', 'custom-field', 'database'],
   token: ['root', 'role', 'name', 'expires'],
   copy: ['from', 'to', 'root'],

@@ -194,6 +194,44 @@ describe('content-api explain', () => {
     expect(sqlite.stdout).not.to.match(/(LIMIT|OFFSET) @p/);
   });
 
+  it("names the index a sort or a filter on the type's own table lacks, and none once it is declared", async () => {
+    const hints = async (root: string, query: string, dialect = 'sqlite') =>
+      (await cli(['explain', '--root', root, '--dialect', dialect, query])).stdout.split('\n').filter((line) => line.includes('reads every row'));
+    const q10 = '/api/articles?sort[0]=views:desc&fields[0]=title&fields[1]=views';
+    for (const dialect of ['sqlite', 'postgres']) {
+      expect(await hints(repoRoot, q10, dialect), dialect).to.deep.equal(['-- sort on articles.views reads every row: declare "index: true" on article.views in content-types/article.yaml']);
+    }
+    // MariaDB serves an ascending sort from the index, not a descending one (ties are broken by id ascending).
+    expect(await hints(repoRoot, q10, 'mysql')).to.deep.equal([]);
+    expect(await hints(repoRoot, '/api/articles?sort=views', 'mysql')).to.have.length(1);
+    expect(await hints(repoRoot, '/api/articles?sort=publishedAt:desc&filters[rating][$gte]=4')).to.deep.equal([
+      '-- sort on articles.published_at reads every row: declare "indexes: [{ attributes: [publishedAt] }]" in content-types/article.yaml',
+      '-- filter on articles.rating reads every row: declare "index: true" on article.rating in content-types/article.yaml',
+    ]);
+    // Served already: the id, a uid's unique index, a sort through a relation, a findOne, a search by substring.
+    for (const query of ['/api/articles?sort=id:desc', '/api/articles?filters[slug][$eq]=a', '/api/articles?sort=category.name', '/api/articles/1?sort=views', '/api/articles?filters[title][$contains]=a']) {
+      expect(await hints(repoRoot, query), query).to.deep.equal([]);
+    }
+    // Strings are compared by code point: PostgreSQL's filters and MariaDB's sorts and filters use no index in the column's collation.
+    expect(await hints(repoRoot, '/api/articles?filters[title][$eq]=a', 'postgres')).to.deep.equal([]);
+    expect(await hints(repoRoot, '/api/articles?sort=title', 'mysql')).to.deep.equal([]);
+    expect(await hints(repoRoot, '/api/articles?sort=title', 'postgres')).to.have.length(1);
+    // On PostgreSQL Strapi's unique index on a uid is in the column's collation with NULL last, not the API's sort order: only a declared index serves it there.
+    expect(await hints(repoRoot, '/api/articles?sort=slug')).to.deep.equal([]);
+    expect(await hints(repoRoot, '/api/articles?sort=slug', 'postgres')).to.deep.equal(['-- sort on articles.slug reads every row: declare "index: true" on article.slug in content-types/article.yaml']);
+
+    const root = mkdtempSync(join(tmpdir(), 'content-api-explain-'));
+    try {
+      for (const entry of ['content-types', 'components', 'permissions.yaml']) cpSync(join(repoRoot, entry), join(root, entry), { recursive: true });
+      const file = join(root, 'content-types', 'article.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('  views:\n    type: integer\n', '  views:\n    type: integer\n    index: true\n'));
+      expect(await hints(root, q10)).to.deep.equal([]);
+      expect(await hints(root, '/api/articles?filters[views][$gt]=3&filters[rating][$gt]=3')).to.deep.equal([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('reports a rejected query with its status and a missing route', async () => {
     const rejected = await cli(['explain', '--root', repoRoot, '/api/articles?fields[0]=nope']);
     expect(rejected.code).to.equal(1);

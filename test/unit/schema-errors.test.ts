@@ -27,7 +27,7 @@ const KINDS: readonly (readonly [title: string, fixture: string, problems: reado
     { file: 'content-types/post.yaml', path: 'attributes.title', line: 12, column: 3, message: 'duplicate key "title"; a key may appear only once in a mapping' },
   ]],
   ['reports an unknown top-level key at the key, listing the known ones', 'unknown-key', [
-    { file: 'content-types/post.yaml', path: 'colour', line: 3, column: 1, message: 'unknown key "colour"; expected one of uid, kind, collectionName, info, options, pluginOptions, attributes' },
+    { file: 'content-types/post.yaml', path: 'colour', line: 3, column: 1, message: 'unknown key "colour"; expected one of uid, kind, collectionName, info, options, pluginOptions, attributes, indexes' },
   ]],
   ['reports a missing required key at its parent', 'missing-key', [
     { file: 'content-types/post.yaml', path: 'collectionName', line: 1, column: 1, message: 'missing required key "collectionName"' },
@@ -73,6 +73,23 @@ const KINDS: readonly (readonly [title: string, fixture: string, problems: reado
   ]],
   ['reports a route name used twice, at the second file', 'duplicate-route', [
     { file: 'content-types/story.yaml', path: 'info.pluralName', line: 5, column: 15, message: 'route name "posts" is already used by content-types/post.yaml' },
+  ]],
+  ['reports indexes over what has no column, unknown or repeated attributes, at the declaration', 'index-declarations', [
+    { file: 'components/shared/seo.yaml', path: 'indexes.0.attributes.0', line: 11, column: 18, message: /^a json attribute cannot be indexed/ },
+    { file: 'content-types/post.yaml', path: 'attributes.body.index', line: 13, column: 12, message: /^a richtext attribute cannot be indexed/ },
+    { file: 'content-types/post.yaml', path: 'attributes.author.index', line: 18, column: 12, message: "a relation has no column in posts: its links are in a link table that Strapi's layout already indexes" },
+    { file: 'content-types/post.yaml', path: 'indexes.1.attributes.0', line: 24, column: 18, message: 'unknown attribute "titel"; did you mean "title"?' },
+    { file: 'content-types/post.yaml', path: 'indexes.2.attributes.0', line: 25, column: 18, message: "a component has no column in posts: declare the index in the component's own file" },
+    { file: 'content-types/post.yaml', path: 'indexes.3.attributes.1', line: 26, column: 25, message: '"title" is listed twice in this index' },
+    // publishedAt is a column only of draft-and-publish types.
+    { file: 'content-types/post.yaml', path: 'indexes.4.attributes.0', line: 27, column: 18, message: 'unknown attribute "publishedAt" of posts' },
+  ]],
+  ["reports a declared index that repeats another declared one or takes an index's name", 'index-clashes', [
+    { file: 'content-types/post.yaml', path: 'indexes.0', line: 19, column: 5, message: 'duplicate index: posts_title_index is declared over title already' },
+    // indexes.1 is allowed beside Strapi's posts_slug_unique: on PostgreSQL it is in the API's sort order.
+    { file: 'content-types/post.yaml', path: 'indexes.2', line: 21, column: 5, message: 'index name "posts_published_at_index" is already used by an index of posts; give this one a "name"' },
+    { file: 'content-types/post.yaml', path: 'indexes.4', line: 24, column: 5, message: 'index name "posts_slug_unique" is already used by an index of posts; give this one a "name"' },
+    { file: 'content-types/post.yaml', path: 'indexes.5', line: 26, column: 5, message: 'index name "authors_name_index" is already used by an index of authors; give this one a "name"' },
   ]],
 ];
 

@@ -109,6 +109,16 @@ describe('import-strapi on the conformance app', () => {
     expect(registry.components).to.have.length(10);
   });
 
+  it('declares no index: Strapi has no such option, so sync adds none to an imported app', async () => {
+    const registry = await loadSchema(outDir);
+    expect([...registry.models.values()].filter((model) => model.indexes.length).map((model) => model.uid)).to.deep.equal([]);
+    for (const { file } of report.written) {
+      const document = parse(await readFile(join(outDir, file), 'utf8')) as { indexes?: unknown; attributes: Record<string, { index?: unknown }> };
+      expect(document.indexes, file).to.equal(undefined);
+      expect(Object.values(document.attributes).filter((attribute) => 'index' in attribute), file).to.deep.equal([]);
+    }
+  });
+
   it('ships the stock users-permissions schemas of Strapi 4.26.2', async () => {
     for (const name of ['user', 'role'] as const) {
       const stock = JSON.parse(await readFile(join(conformanceKitDir(), 'plugin-schemas', `users-permissions.${name}.json`), 'utf8'));
