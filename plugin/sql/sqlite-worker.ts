@@ -51,6 +51,15 @@ export type WorkerResponse =
     }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
+/**
+ * Each read worker's SQLite page cache, in KB. better-sqlite3 builds SQLite with 16 MB per
+ * connection, and every read worker filled its own copy of the same hot pages, which the kernel's
+ * page cache already holds once for all of them. At 8 MB the statements of the bench cost the same
+ * CPU alone (q14 9.6 ms, q17 34–36 ms at 8 MB and 16 MB); at 2 MB their system time grew (q17
+ * +7 ms of pread). docs/performance.md#memory.
+ */
+const READ_WORKER_CACHE_KB = 8 * 1024;
+
 const setup = workerData as WorkerSetup;
 setThisThreadNice(setup.nice);
 const cancel = new Int32Array(setup.cancel);
@@ -59,6 +68,7 @@ const cancelled = () => Atomics.load(cancel, 0) !== 0;
 // short pauses that notice a cancellation, and end before the request's deadline.
 const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 });
 database.pragma('query_only = ON');
+database.pragma(`cache_size = -${READ_WORKER_CACHE_KB}`);
 registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
 const statements = new SqliteStatements(database);
 const slabs = new BodySlabs(new Int32Array(setup.lent));
