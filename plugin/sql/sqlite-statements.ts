@@ -51,8 +51,14 @@ export class SqliteStatements {
   /** Per mode: pluck and raw are modes of a prepared statement. */
   private readonly columns = new Map<string, Prepared>();
   private readonly rows = new Map<string, Prepared>();
+  /** Statements prepared on the connection so far, cached or since dropped. */
+  private prepareCount = 0;
 
   constructor(private readonly connection: SqliteReadConnection) {}
+
+  get prepares(): number {
+    return this.prepareCount;
+  }
 
   /** The first column of every row. */
   column(sql: string, values: readonly unknown[]): unknown[] {
@@ -81,6 +87,7 @@ export class SqliteStatements {
       cache.delete(sql);
     } else {
       prepared = mode(this.connection.prepare(sql));
+      this.prepareCount += 1;
       if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
     }
     cache.set(sql, prepared);
