@@ -80,8 +80,8 @@ const USAGE = commandHelp(
 /**
  * One process by default: its read worker threads (SQLite) or the database's own processes
  * (PostgreSQL) already keep every core busy, and each further process costs its own copy of the
- * code, heaps and connections (on 2 cores: 2 processes took 2.8× the memory of one at idle for
- * the same requests per second; docs/performance.md#memory).
+ * code, heaps and connections (on 2 cores: 2 processes took 2.8× the memory of one at idle, and
+ * answered fewer requests per second; docs/performance.md#memory).
  */
 function parseWorkers(text: string | undefined): number {
   if (text === undefined) return 1;
