@@ -27,6 +27,8 @@ export interface BenchDatabase {
 
 export interface BenchServer {
   baseUrl: string;
+  /** The serve process (the primary when it forked workers). */
+  pid: number;
   /** The CPU the server has used so far: its processes, and on PostgreSQL the backends serving it. */
   cpu(): Promise<CpuReading>;
   /** What the server printed lately: its errors first, then its request log. */
@@ -83,6 +85,7 @@ export async function serve(database: BenchDatabase, workers: number, root = rep
   const pid = server.child.pid!;
   return {
     baseUrl: server.baseUrl,
+    pid,
     cpu: async () => mergeReadings(processTreeCpu(pid), database.session ? await database.session.otherBackendsCpu() : new Map()),
     output: server.output,
     stop: () => server.stop(),

@@ -32,24 +32,27 @@ export function cpuMillis(pid: number): number | null {
   return fields ? (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK : null;
 }
 
-/** `pid` and every process descended from it (cluster workers), with their CPU ms now. */
-export function processTreeCpu(pid: number): Map<number, number> {
+/** `pid` and every process descended from it (cluster workers) alive now. */
+export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const parent = Number(statFields(Number(name))?.[1]);
     if (Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
   }
-  const reading = new Map<number, number>();
+  const tree: number[] = [];
   const pending = [pid];
   while (pending.length) {
     const next = pending.pop()!;
-    const millis = cpuMillis(next);
-    if (millis === null) continue;
-    reading.set(next, millis);
+    tree.push(next);
     pending.push(...(children.get(next) ?? []));
   }
-  return reading;
+  return tree;
+}
+
+/** `pid` and every process descended from it (cluster workers), with their CPU ms now. */
+export function processTreeCpu(pid: number): Map<number, number> {
+  return pidsCpu(processTree(pid));
 }
 
 /** Readings of the given pids (those still alive). */

@@ -14,6 +14,8 @@ import { freePort } from '../test/support/server.js';
 export interface StrapiServer {
   readonly name: 'strapi';
   readonly baseUrl: string;
+  /** The server's process (serve.sh execs node in place of its shell). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,12 +39,12 @@ function withWriterToken(database: string, dir: string, token: string): string {
 }
 
 /** Starts the reference on a copy of `database` and waits until it answers (Strapi takes 10–30 s to boot). */
-export async function startStrapi(database: string, options: { writerToken?: string; dir?: string } = {}): Promise<StrapiServer> {
+export async function startStrapi(database: string, options: { writerToken?: string; dir?: string; port?: number } = {}): Promise<StrapiServer> {
   const serveScript = join(conformanceKitDir(), '..', 'oracle', 'serve.sh');
   const installed = join(process.env.ORACLE_DIR ?? join(homedir(), '.cache', 'strapi-oracle'), 'strapi-app', 'node_modules', '@strapi', 'strapi');
   if (!existsSync(serveScript) || !existsSync(installed)) throw new Error(`the reference is not installed: run ${join(conformanceKitDir(), '..', 'oracle', 'install.sh')}`);
   const served = options.writerToken && options.dir ? withWriterToken(database, options.dir, options.writerToken) : database;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn('bash', [serveScript, String(port), served], { stdio: 'ignore', detached: true });
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -55,7 +57,7 @@ export async function startStrapi(database: string, options: { writerToken?: str
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${baseUrl}/api/articles`, { signal: AbortSignal.timeout(2_000) })).ok) return { name: 'strapi', baseUrl, stop };
+      if ((await fetch(`${baseUrl}/api/articles`, { signal: AbortSignal.timeout(2_000) })).ok) return { name: 'strapi', baseUrl, pid: child.pid!, stop };
     } catch {
       // Still booting.
     }

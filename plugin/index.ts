@@ -155,7 +155,7 @@ export interface ContentApiOptions {
   maxConcurrentStatements?: number;
   /** Statements waiting their turn before new requests get a 503 with Retry-After (default 64 per running statement). */
   maxQueuedStatements?: number;
-  /** SQLite read worker threads (default: one per core, and one that only light statements may take); 0 runs reads on the event loop, as in-memory databases do. */
+  /** SQLite read worker threads (default: one per core, and one that only light statements may take; beyond the first two, started when statements need them); 0 runs reads on the event loop, as in-memory databases do. */
   sqliteReadWorkers?: number;
   /** The clock, for token expiry (default Date.now). */
   now?: () => number;

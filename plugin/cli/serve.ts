@@ -11,8 +11,8 @@
  * the allowed origins (default any); `--locales` the locales entries may be written in; `--quiet` drops the request log (one JSON line per request
  * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
  * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
- * processes behind the port (default: one per core; cluster.ts); `--replica` (repeatable) names a
- * PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
+ * processes behind the port (default one, whose read workers already use every core; cluster.ts);
+ * `--replica` (repeatable) names a PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
  * `--allow-missing-permissions` says the API is meant to be closed. `--users` serves end users
  * who log in (users-flags.ts; JWT_SECRET signs their tokens). HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
  * defaults of their flags. UPLOAD_PROVIDER and the S3_* variables choose where uploads go (upload-env.ts).
@@ -71,15 +71,21 @@ const USAGE = commandHelp(
     cors: ['ORIGINS', 'the allowed CORS origins: *, one origin or a comma-separated list (default $CORS_ORIGIN, else any)'],
     quiet: 'no request log (one JSON line per request on stdout)',
     watch: 'rebuild the API after each edit of the schema files (one process only)',
-    workers: ['N', 'processes serving the port (default $WORKERS, else one per core)'],
+    workers: ['N', 'processes serving the port (default $WORKERS, else 1: its read workers use every core)'],
     replica: ['URL', 'a PostgreSQL read replica; repeatable'],
     'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
     ...USERS_FLAGS_HELP,
   },
 );
 
+/**
+ * One process by default: its read worker threads (SQLite) or the database's own processes
+ * (PostgreSQL) already keep every core busy, and each further process costs its own copy of the
+ * code, heaps and connections (on 2 cores: 2 processes took 2.8× the memory of one at idle, and
+ * answered fewer requests per second; docs/performance.md#memory).
+ */
 function parseWorkers(text: string | undefined): number {
-  if (text === undefined) return availableParallelism();
+  if (text === undefined) return 1;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`--workers expects a number of processes, got "${text}"`, USAGE);
   return value;

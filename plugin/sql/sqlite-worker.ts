@@ -51,16 +51,39 @@ export type WorkerResponse =
     }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
 
+/**
+ * Each read worker's SQLite page cache, in KB. better-sqlite3 builds SQLite with 16 MB per
+ * connection, and every read worker filled its own copy of the same hot pages, which the kernel's
+ * page cache already holds once for all of them. At 8 MB the statements of the bench cost the same
+ * CPU alone (q14 9.6 ms, q17 34–36 ms at 8 MB and 16 MB); at 2 MB their system time grew (q17
+ * +7 ms of pread). docs/performance.md#memory.
+ */
+const READ_WORKER_CACHE_KB = 8 * 1024;
+
 const setup = workerData as WorkerSetup;
 setThisThreadNice(setup.nice);
 const cancel = new Int32Array(setup.cancel);
 const cancelled = () => Atomics.load(cancel, 0) !== 0;
 // No busy timeout in SQLite itself: waits for another connection's write lock happen here, in
 // short pauses that notice a cancellation, and end before the request's deadline.
-const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 });
-database.pragma('query_only = ON');
-registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
-const statements = new SqliteStatements(database);
+/**
+ * Statements prepared after which the worker opens its connection afresh. A prepared statement
+ * dropped from the cache keeps its SQLite memory (30–100 KB) until V8 collects its JavaScript
+ * object, and this thread allocates so little JavaScript that it seldom collects: 3,000 new shapes
+ * held 87 MB more each time, and none once the connection was closed in between (closing
+ * finalizes every statement). An application's few dozen shapes never get here.
+ */
+const REOPEN_AFTER_PREPARES = 500;
+
+function open(): { database: Database.Database; statements: SqliteStatements } {
+  const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 });
+  database.pragma('query_only = ON');
+  database.pragma(`cache_size = -${READ_WORKER_CACHE_KB}`);
+  registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
+  return { database, statements: new SqliteStatements(database) };
+}
+
+let connection = open();
 const slabs = new BodySlabs(new Int32Array(setup.lent));
 parentPort!.postMessage('ready');
 
@@ -86,10 +109,10 @@ parentPort!.on('message', (request: WorkerRequest) => {
   const started = performance.now();
   try {
     if (request.mode === 'column') {
-      const column = whenUnlocked(request, () => statements.column(request.sql, request.values));
+      const column = whenUnlocked(request, () => connection.statements.column(request.sql, request.values));
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
-      const { bytes, rows, size, etag } = whenUnlocked(request, () => statements.body(request.sql, request.values, request.maxBytes));
+      const { bytes, rows, size, etag } = whenUnlocked(request, () => connection.statements.body(request.sql, request.values, request.maxBytes));
       const lent = slabs.lend(bytes);
       const milliseconds = performance.now() - started;
       if (lent) parentPort!.postMessage({ id: request.id, ok: true, lent, rows, size, etag, milliseconds } satisfies WorkerResponse);
@@ -99,5 +122,9 @@ parentPort!.on('message', (request: WorkerRequest) => {
     const failure = error as { message?: string; code?: string };
     const code = cancelled() ? CANCELLED : (failure.code ?? null);
     parentPort!.postMessage({ id: request.id, ok: false, message: String(failure.message ?? error), code } satisfies WorkerResponse);
+  }
+  if (connection.statements.prepares >= REOPEN_AFTER_PREPARES) {
+    connection.database.close();
+    connection = open();
   }
 });

@@ -42,14 +42,35 @@ describe('SQLite read workers: a lane for light statements', function () {
 
   it('runs the workers that may take heavy statements at a lower priority than the rest of the process', async function () {
     if (process.platform !== 'linux') this.skip();
-    const before = threadNiceValues();
+    const before = threadNiceValues().filter((nice) => nice > 0).length;
+    const lowered = () => threadNiceValues().filter((nice) => nice > 0).length - before;
     const pool = new SqlitePool(file, 3);
     try {
       await pool.ready;
-      const lowered = threadNiceValues().filter((nice) => nice > 0).length - before.filter((nice) => nice > 0).length;
-      expect(lowered).to.equal(2);
+      // The light worker and one heavy worker start with the pool; the other heavy one when two heavy statements run at once.
+      expect(lowered()).to.equal(1);
+      await Promise.all([pool.column(slow.sql, slow.values, deadline(), true), pool.column(slow.sql, slow.values, deadline(), true)]);
+      expect(lowered()).to.equal(2);
       // The main thread's id is the process's (not always the lowest: thread ids wrap around).
       expect(niceOf(process.pid)).to.equal(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('starts a worker only when the started ones are busy', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = threads();
+    const pool = new SqlitePool(file, 4);
+    try {
+      await pool.ready;
+      const started = threads() - before;
+      // One statement at a time never needs more than the workers the pool started with.
+      for (let index = 0; index < 5; index += 1) await pool.column(quick.sql, quick.values, deadline(), true);
+      expect(threads() - before).to.equal(started);
+      await Promise.all([1, 2, 3].map(() => pool.column(slow.sql, slow.values, deadline(), true)));
+      // Three heavy statements at once: the two heavy workers not started yet started, each a thread of its own.
+      expect(threads() - before).to.be.at.least(started + 2);
     } finally {
       await pool.close();
     }

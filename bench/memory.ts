@@ -1,0 +1,103 @@
+/**
+ * `npm run bench:memory`: what each `serve --workers N` costs in memory and buys in throughput,
+ * on the large fixture (SQLite, and PostgreSQL when one is configured), one server at a time:
+ * the resident memory of the server's whole process tree once it has started and answered one
+ * request (idle), its largest value while 50 connections send random queries of the query
+ * language for `--seconds` (peak, sampled every 100 ms), and the requests answered per second.
+ * `--strapi` measures the reference Strapi 4.26.2 the same way first, on a copy of the same
+ * fixture (its own copy of the app, on `--strapi-port`). The load generator is this process, on
+ * the same cores; its memory is not counted. On PostgreSQL, the backends' memory is PostgreSQL's
+ * and is not counted either.
+ *
+ *   npm run bench:memory [-- --workers 1,2] [-- --seconds 20] [-- --engines sqlite] [-- --strapi [--strapi-port 23337]]
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadSchema } from '../plugin/schema/load.js';
+import { conformanceKitDir } from '../test/support/conformance-kit.js';
+import { queryGrammar } from '../test/support/query-grammar.js';
+import { prepareDatabases, repoRoot, serve } from './engines.js';
+import { load, tally } from './http-load.js';
+import { processTreeRss, sampleRss } from './proc-rss.js';
+import { startStrapi } from './strapi-server.js';
+
+const MB = 1024 * 1024;
+/** Seconds left to the server after its first answer, before the idle figure: its threads settle. */
+const SETTLE_SECONDS = 2;
+/** The same random queries for every server. */
+const GRAMMAR_SEED = 20261124;
+
+interface MemoryFigures {
+  readonly idleMb: number;
+  readonly peakMb: number;
+  readonly rps: number;
+  /** Answers that were a 5xx other than a 503 or not in the envelope, and connections that failed. */
+  readonly failures: number;
+}
+
+/** Idle and peak RSS of the process tree under `pid`, and requests/s, under the mixed load. */
+async function measure(pid: number, baseUrl: string, seconds: number): Promise<MemoryFigures> {
+  await (await fetch(`${baseUrl}/api/articles/1`)).arrayBuffer();
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+  const idle = processTreeRss(pid);
+  const sampler = sampleRss(pid);
+  const answers = tally();
+  await load(baseUrl, 50, seconds, queryGrammar(await loadSchema(repoRoot), GRAMMAR_SEED), answers);
+  const { peak } = sampler.stop();
+  return { idleMb: idle / MB, peakMb: peak / MB, rps: answers.answers.length / seconds, failures: answers.failures.length };
+}
+
+const row = (label: string, figures: MemoryFigures, note = '') =>
+  `${label.padEnd(22)}${figures.idleMb.toFixed(0).padStart(9)}${figures.peakMb.toFixed(0).padStart(9)}${figures.rps.toFixed(0).padStart(8)}${note}\n`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      workers: { type: 'string', default: '1,2' },
+      seconds: { type: 'string', default: '20' },
+      engines: { type: 'string' },
+      strapi: { type: 'boolean', default: false },
+      'strapi-port': { type: 'string' },
+    },
+  });
+  const counts = values.workers.split(',').map(Number);
+  if (counts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--workers expects process counts such as 1,2, got "${values.workers}"`);
+  const seconds = Number(values.seconds);
+  const engines = values.engines ? new Set(values.engines.split(',')) : null;
+  process.stdout.write(`\nmixed load (random queries of the query language) on 50 connections, ${seconds} s per server, large fixture\n`);
+  process.stdout.write(`${'server'.padEnd(22)}${'idle MB'.padStart(9)}${'peak MB'.padStart(9)}${'req/s'.padStart(8)}\n`);
+  if (values.strapi) {
+    const strapi = await startStrapi(join(conformanceKitDir(), 'db', 'strapi-large.db'), values['strapi-port'] ? { port: Number(values['strapi-port']) } : {});
+    try {
+      // Strapi's own errors are its own: only the plugin's answers are checked.
+      process.stdout.write(row('strapi 4.26.2', await measure(strapi.pid, strapi.baseUrl, seconds)));
+    } finally {
+      await strapi.stop();
+    }
+  }
+  const databases = (await prepareDatabases()).filter((database) => !engines || engines.has(database.name));
+  let failures = 0;
+  try {
+    for (const database of databases) {
+      for (const workers of counts) {
+        const server = await serve(database, workers);
+        try {
+          const figures = await measure(server.pid, server.baseUrl, seconds);
+          failures += figures.failures;
+          process.stdout.write(row(`${database.name} --workers ${workers}`, figures, figures.failures ? `  ${figures.failures} failures` : ''));
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    for (const database of databases) await database.drop();
+  }
+  process.stdout.write("MB: resident memory of the server's processes (VmRSS summed over its process tree)\n");
+  if (failures) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
