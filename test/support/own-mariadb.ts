@@ -82,6 +82,8 @@ export async function createOwnMariadb(options: OwnMariadbOptions = {}): Promise
     `--socket=${join(dir, 'mysqld.sock')}`,
     `--pid-file=${join(dir, 'mysqld.pid')}`,
     `--log-error=${join(dir, 'error.log')}`,
+    // Its own temporary files, apart from every other server's in /tmp.
+    `--tmpdir=${dir}`,
     `--port=${port}`,
     '--bind-address=127.0.0.1',
     '--skip-grant-tables',
