@@ -393,6 +393,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     reloadPermissions,
     async close() {
       watcher?.close();
+      await statistics.close();
       await webhooks.close();
       await executor.close();
       if (primaryExecutor !== executor) await primaryExecutor.close();
