@@ -3,16 +3,20 @@
  * 4.26.2 (../shared/oracle, installed with its install.sh), on copies of the same large fixture:
  * requests per second at 10 connections for Strapi, for `content-api serve` on SQLite and — when
  * a PostgreSQL server is configured — on the same data in PostgreSQL, with the ratios and their
- * geometric means. Each server is measured alone (the others idle), query by query.
+ * geometric means. When TEST_MYSQL_URL names a MariaDB server, `serve` on the same data in MariaDB
+ * is measured too, and so is Strapi on MariaDB (strapi-mariadb.ts): the last column is `serve` on
+ * MariaDB against Strapi on MariaDB. Each server is measured alone (the others idle), query by query.
  *
  *   npm run bench:strapi [-- --seconds 2] [-- --only q3,q14]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
+import { mysqlServerUrl } from '../test/support/databases.js';
 import { prepareEngines } from './engines.js';
 import { measureQuery } from './measure.js';
 import { BENCH_QUERIES } from './queries.js';
+import { startStrapiOnMariadb } from './strapi-mariadb.js';
 import { startStrapi } from './strapi-server.js';
 
 interface Server {
@@ -29,13 +33,23 @@ async function main(): Promise<void> {
   const queries = BENCH_QUERIES.filter((query) => !only || only.has(query.id));
   const options = { seconds: Number(values.seconds), samples: 10, connections: 10 };
   const servers: Server[] = [];
+  // Measured last, but started before ours: stopped in `finally` even when preparing ours fails.
+  let strapiOnMariadb: Server | null = null;
   try {
-    servers.push(await startStrapi(join(conformanceKitDir(), 'db', 'strapi-large.db')));
-    for (const engine of await prepareEngines()) servers.push({ name: engine.name, baseUrl: engine.baseUrl, stop: engine.stop });
+    const fixture = join(conformanceKitDir(), 'db', 'strapi-large.db');
+    servers.push(await startStrapi(fixture));
+    strapiOnMariadb = mysqlServerUrl() ? { ...(await startStrapiOnMariadb(fixture)), name: 'strapi-mysql' } : null;
+    for (const engine of await prepareEngines({ mysql: true })) servers.push({ name: engine.name, baseUrl: engine.baseUrl, stop: engine.stop });
     const ours = servers.slice(1);
-    process.stdout.write(`\nrequests/s at 10 connections, each server alone, ${options.seconds} s per query\n`);
-    process.stdout.write(`${'query'.padEnd(6)}${'strapi'.padStart(9)}${ours.map((server) => `${server.name.padStart(10)}${'×'.padStart(8)}`).join('')}  path\n`);
+    if (strapiOnMariadb) servers.push(strapiOnMariadb);
+    const mysqlAgainstItsStrapi = strapiOnMariadb ? ours.findIndex((server) => server.name === 'mysql') : -1;
+    process.stdout.write(`\nrequests/s at 10 connections, each server alone, ${options.seconds} s per query; × against Strapi on SQLite\n`);
+    process.stdout.write(
+      `${'query'.padEnd(6)}${'strapi'.padStart(9)}${ours.map((server) => `${server.name.padStart(10)}${'×'.padStart(8)}`).join('')}` +
+        `${strapiOnMariadb ? `${'strapi-mysql'.padStart(14)}${'mysql ×'.padStart(9)}` : ''}  path\n`,
+    );
     const ratios = new Map<string, number[]>(ours.map((server) => [server.name, []]));
+    const mariadbRatios: number[] = [];
     for (const query of queries) {
       const figures = [];
       for (const server of servers) {
@@ -52,11 +66,19 @@ async function main(): Promise<void> {
         ratios.get(server.name)!.push(ratio);
         line += `${figures[index + 1]!.rps.toFixed(0).padStart(10)}${`${ratio.toFixed(1)}×`.padStart(8)}`;
       }
+      if (strapiOnMariadb) {
+        const reference = figures[servers.length - 1]!.rps;
+        const ratio = figures[mysqlAgainstItsStrapi + 1]!.rps / reference;
+        mariadbRatios.push(ratio);
+        line += `${reference.toFixed(0).padStart(14)}${`${ratio.toFixed(1)}×`.padStart(9)}`;
+      }
       process.stdout.write(`${line}  ${query.path}\n`);
     }
-    for (const [name, list] of ratios) process.stdout.write(`${name}: ${geomean(list).toFixed(1)}× Strapi 4.26.2's requests/s in geometric mean\n`);
+    for (const [name, list] of ratios) process.stdout.write(`${name}: ${geomean(list).toFixed(1)}× Strapi 4.26.2's requests/s (on SQLite) in geometric mean\n`);
+    if (mariadbRatios.length) process.stdout.write(`mysql: ${geomean(mariadbRatios).toFixed(1)}× Strapi 4.26.2's requests/s on MariaDB in geometric mean\n`);
   } finally {
     for (const server of servers) await server.stop();
+    if (strapiOnMariadb && !servers.includes(strapiOnMariadb)) await strapiOnMariadb.stop();
   }
 }
 

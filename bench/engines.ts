@@ -1,6 +1,7 @@
 /**
  * The databases the bench measures — a copy of strapi-large.db, and the same data copied into a
- * fresh PostgreSQL database when one is configured — and `content-api serve` on each of them.
+ * fresh PostgreSQL database when one is configured (and into a MariaDB database when asked for
+ * and TEST_MYSQL_URL is set) — and `content-api serve` on each of them.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,15 +11,15 @@ import { loadSchema } from '../plugin/schema/load.js';
 import { copyDatabase } from '../plugin/storage/copy.js';
 import { openDatabase } from '../plugin/storage/database.js';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
-import { createTestDatabase, postgresServerUrl } from '../test/support/databases.js';
+import { createTestDatabase, mysqlServerUrl, postgresServerUrl } from '../test/support/databases.js';
 import { startServer } from '../test/support/server.js';
 import { PostgresSession } from './postgres-session.js';
 import { mergeReadings, processTreeCpu, type CpuReading } from './proc-cpu.js';
 
 export interface BenchDatabase {
-  name: 'sqlite' | 'postgres';
+  name: 'sqlite' | 'postgres' | 'mysql';
   description: string;
-  /** `sqlite:<file>` or `postgres://…`, as `serve --database` takes it. */
+  /** `sqlite:<file>`, `postgres://…` or `mysql://…`, as `serve --database` takes it. */
   url: string;
   /** PostgreSQL: the bench's own connection (the floor's, and the one that finds the server's backends). */
   session: PostgresSession | null;
@@ -48,33 +49,57 @@ export interface BenchEngine {
 
 export const repoRoot = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 
-export async function prepareDatabases(): Promise<BenchDatabase[]> {
+export interface PrepareOptions {
+  /**
+   * Also MariaDB, when TEST_MYSQL_URL names a server: only for the scripts that measure through
+   * HTTP (beside-strapi.ts); the others read statements with SQLite's or PostgreSQL's own driver.
+   */
+  readonly mysql?: boolean;
+}
+
+export async function prepareDatabases(options: PrepareOptions = {}): Promise<BenchDatabase[]> {
   const dir = mkdtempSync(join(tmpdir(), 'content-api-bench-'));
   const file = join(dir, 'strapi-large.db');
   copyFileSync(join(conformanceKitDir(), 'db', 'strapi-large.db'), file);
   const removeDir = async () => rmSync(dir, { recursive: true, force: true });
-  const sqlite: BenchDatabase = { name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', url: `sqlite:${file}`, session: null, drop: removeDir };
-  if (!process.env.BENCH_DATABASE_URL && !postgresServerUrl()) return [sqlite];
-  const target = await createTestDatabase('postgres');
+  const databases: BenchDatabase[] = [{ name: 'sqlite', description: 'better-sqlite3, copy of strapi-large.db', url: `sqlite:${file}`, session: null, drop: removeDir }];
+  const copied = async (client: 'postgres' | 'mysql') => {
+    const target = await createTestDatabase(client);
+    try {
+      const source = openDatabase(`sqlite:${file}`);
+      await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(repoRoot) });
+      await source.destroy();
+      return target;
+    } catch (error) {
+      await target.drop();
+      throw error;
+    }
+  };
   try {
-    const source = openDatabase(`sqlite:${file}`);
-    await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(repoRoot) });
-    await source.destroy();
-    const session = await PostgresSession.connect(target.url);
-    const postgres: BenchDatabase = {
-      name: 'postgres',
-      description: 'pg, strapi-large.db copied with content-api copy',
-      url: target.url,
-      session,
-      drop: async () => {
-        await session.close();
+    if (process.env.BENCH_DATABASE_URL || postgresServerUrl()) {
+      const target = await copied('postgres');
+      const session = await PostgresSession.connect(target.url).catch(async (error: unknown) => {
         await target.drop();
-      },
-    };
-    return [sqlite, postgres];
+        throw error;
+      });
+      databases.push({
+        name: 'postgres',
+        description: 'pg, strapi-large.db copied with content-api copy',
+        url: target.url,
+        session,
+        drop: async () => {
+          await session.close();
+          await target.drop();
+        },
+      });
+    }
+    if (options.mysql && mysqlServerUrl()) {
+      const target = await copied('mysql');
+      databases.push({ name: 'mysql', description: 'MariaDB through mysql2, strapi-large.db copied with content-api copy', url: target.url, session: null, drop: () => target.drop() });
+    }
+    return databases;
   } catch (error) {
-    await target.drop();
-    await removeDir();
+    for (const database of databases) await database.drop();
     throw error;
   }
 }
@@ -93,9 +118,9 @@ export async function serve(database: BenchDatabase, workers: number, root = rep
 }
 
 /** One server (one process) per database, all running; `stop()` also drops the database. */
-export async function prepareEngines(): Promise<BenchEngine[]> {
+export async function prepareEngines(options: PrepareOptions = {}): Promise<BenchEngine[]> {
   const engines: BenchEngine[] = [];
-  for (const database of await prepareDatabases()) {
+  for (const database of await prepareDatabases(options)) {
     const server = await serve(database, 1);
     engines.push({
       name: database.name,

@@ -78,7 +78,8 @@ export interface ContentApiOptions {
   /** `sqlite:<path>`, `postgres://…`, or a knex instance the host owns. */
   database: string | Knex;
   /**
-   * PostgreSQL read replicas (`postgres://…` URLs, or knex instances the host owns): reads are
+   * Read replicas of a PostgreSQL or MariaDB database (`postgres://…` or `mysql://…` URLs, or knex
+   * instances the host owns, of the database's kind): reads are
    * spread over them in turn, and go to `database` only when no replica answers. A replica that
    * fails is set aside for a few seconds, its share going to the others. Reads may lag behind the
    * primary by the replication delay.
@@ -300,11 +301,12 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     typeof replica === 'string' ? openDatabase(replica, { connectTimeout: options.connectTimeout }) : replica,
   );
   const ownedReplicas = replicas.filter((_, index) => typeof options.replicas![index] === 'string');
-  if (replicas.some((replica) => clientOf(replica) !== 'postgres') || (replicas.length && clientOf(knex) !== 'postgres')) {
+  // A replica is read with the primary's dialect: it must be a server of the same kind.
+  if (replicas.some((replica) => clientOf(replica) !== clientOf(knex)) || (replicas.length && clientOf(knex) === 'sqlite')) {
     await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
     await webhooks.close();
     if (ownsDatabase) await knex.destroy();
-    throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database');
+    throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database, or MariaDB servers replicating a MariaDB database');
   }
   const executorOptions = {
     timeout: options.timeout,
@@ -406,6 +408,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     reloadPermissions,
     async close() {
       watcher?.close();
+      await statistics.close();
       await webhooks.close();
       await executor.close();
       if (primaryExecutor !== executor) await primaryExecutor.close();

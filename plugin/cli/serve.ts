@@ -12,7 +12,7 @@
  * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
  * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
  * processes behind the port (default one, whose read workers already use every core; cluster.ts);
- * `--replica` (repeatable) names a PostgreSQL read replica. Without permissions.yaml, serve refuses to start unless
+ * `--replica` (repeatable) names a PostgreSQL or MariaDB read replica. Without permissions.yaml, serve refuses to start unless
  * `--allow-missing-permissions` says the API is meant to be closed. `--users` serves end users
  * who log in (users-flags.ts; JWT_SECRET signs their tokens). HOST, PORT, DATABASE_URL, TIMEOUT, CORS_ORIGIN and WORKERS are the
  * defaults of their flags. UPLOAD_PROVIDER and the S3_* variables choose where uploads go (upload-env.ts).
@@ -72,7 +72,7 @@ const USAGE = commandHelp(
     quiet: 'no request log (one JSON line per request on stdout)',
     watch: 'rebuild the API after each edit of the schema files (one process only)',
     workers: ['N', 'processes serving the port (default $WORKERS, else 1: its read workers use every core)'],
-    replica: ['URL', 'a PostgreSQL read replica; repeatable'],
+    replica: ['URL', 'a PostgreSQL or MariaDB read replica; repeatable'],
     'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
     ...USERS_FLAGS_HELP,
   },

@@ -53,7 +53,7 @@ export interface ExecutionOptions {
   readonly maxQueuedStatements?: number;
   /** SQLite read worker threads (default: one per core and one for light statements; 0 runs statements on the event loop). */
   readonly sqliteReadWorkers?: number;
-  /** PostgreSQL read replicas: reads are spread over them, and the primary serves reads only when none answers. */
+  /** PostgreSQL or MariaDB read replicas: reads are spread over them, and the primary serves reads only when none answers. */
   readonly replicas?: readonly Knex[];
 }
 

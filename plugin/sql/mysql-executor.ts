@@ -5,7 +5,8 @@
  * as a binary string, which mysql2 hands over as a Buffer without decoding it.
  *
  * The pool is the executor's own (not knex's) because those session settings would change how
- * knex's own queries are read: knex escapes values into the text with backslashes.
+ * knex's own queries are read: knex escapes values into the text with backslashes. With read
+ * replicas there is one such pool per server, and reads are spread over them (read-targets.ts).
  */
 import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
@@ -16,6 +17,7 @@ import { mysqlConnectionConfig, mysqlReadSession } from '../storage/mysql-sessio
 import type { Statement } from './compile.js';
 import { mysqlDialect } from './dialect/mysql.js';
 import { positionalStatement } from './positional.js';
+import { ReadTargets } from './read-targets.js';
 import { countStatement, DEFAULT_TIMEOUT_MS, estimatedLight, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type StatementHints } from './executor.js';
 import { StatementCosts } from './statement-costs.js';
 
@@ -24,26 +26,43 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const limit = options.maxConcurrentStatements ?? 4 * availableParallelism();
   const admission = queueFor(limit, availableParallelism(), options);
   const costs = new StatementCosts();
-  const pool = createPool({ ...poolOptionsOf(knex), connectionLimit: limit, maxIdle: limit });
-  // Every new connection of the pool gets the read session before its first statement.
-  (pool as unknown as { pool: { on(event: 'connection', listener: (connection: { query(sql: string): void }) => void): void } }).pool.on(
-    'connection',
-    (connection) => connection.query(mysqlReadSession(timeout)),
-  );
+  const openPool = (database: Knex): Pool => {
+    const pool = createPool({ ...poolOptionsOf(database), connectionLimit: limit, maxIdle: limit });
+    // Every new connection of the pool gets the read session before its first statement.
+    (pool as unknown as { pool: { on(event: 'connection', listener: (connection: { query(sql: string): void }) => void): void } }).pool.on(
+      'connection',
+      (connection) => connection.query(mysqlReadSession(timeout)),
+    );
+    return pool;
+  };
+  const primary = openPool(knex);
+  const replicas = (options.replicas ?? []).map(openPool);
+  const targets = new ReadTargets(primary, replicas);
 
   const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, hints: StatementHints = {}): Promise<unknown[][]> => {
     const heavy = costs.isHeavy(statement.sql, estimatedLight(hints));
     const release = await admission.acquire(deadline, heavy, hints.caller);
     try {
       const { sql, values } = positionalStatement(statement.sql, statement.values);
-      const started = performance.now();
-      const [result] = await pool.execute({ sql, values: values as never[], rowsAsArray: true });
-      const milliseconds = performance.now() - started;
-      countStatement(stats, admission, milliseconds);
-      costs.record(statement.sql, milliseconds);
-      return result as unknown[][];
-    } catch (error) {
-      throw failed(error);
+      let lastFailure: unknown = null;
+      for (const target of targets.order()) {
+        if (lastFailure !== null && Date.now() >= deadline) break;
+        try {
+          const started = performance.now();
+          const [result] = await target.execute({ sql, values: values as never[], rowsAsArray: true });
+          const milliseconds = performance.now() - started;
+          targets.answered(target);
+          countStatement(stats, admission, milliseconds);
+          costs.record(statement.sql, milliseconds);
+          return result as unknown[][];
+        } catch (error) {
+          // A server that cannot be reached hands the statement to the next; any other error is the statement's.
+          if (!isConnectionLost(error)) throw failed(error);
+          targets.failed(target);
+          lastFailure = error;
+        }
+      }
+      throw failed(lastFailure);
     } finally {
       release();
     }
@@ -61,7 +80,7 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
     },
     ready: async () => undefined,
     close: async () => {
-      await pool.end();
+      await Promise.all([primary, ...replicas].map((pool) => pool.end()));
     },
   };
 }
@@ -89,10 +108,24 @@ function withinBudget(statement: Statement, maxBytes: number): Statement {
 const TIMED_OUT = new Set([1969, 3024]);
 const LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR']);
 
+/**
+ * Errors of a server going away rather than of the statement: a lost connection, a connection
+ * killed by a shutdown, or an error of the server's own files (MariaDB's global errors, numbered
+ * below 1000: a temporary table it can no longer delete while it shuts down).
+ */
+/** 1053 ER_SERVER_SHUTDOWN, 1317 ER_QUERY_INTERRUPTED, 1927 ER_CONNECTION_KILLED (MariaDB). */
+const GOING_AWAY = new Set([1053, 1317, 1927]);
+
+function isConnectionLost(error: unknown): boolean {
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  if (typeof code === 'string' && LOST.has(code)) return true;
+  return typeof errno === 'number' && (GOING_AWAY.has(errno) || (errno > 0 && errno < 1000));
+}
+
 function failed(error: unknown): unknown {
-  const { errno, code } = error as { errno?: unknown; code?: unknown };
+  const { errno } = error as { errno?: unknown };
   if (typeof errno === 'number' && TIMED_OUT.has(errno)) return new ServiceUnavailableError('The request did not complete in time', 1);
-  if (typeof code === 'string' && LOST.has(code)) {
+  if (isConnectionLost(error)) {
     return Object.assign(new ServiceUnavailableError('The database is unavailable; retry later', 2), { cause: error });
   }
   return error;

@@ -1,6 +1,6 @@
 /**
  * The first statement on a database, run before anything else is built: a missing, unreadable or
- * corrupt SQLite file, or a PostgreSQL server that cannot be reached, becomes one readable error
+ * corrupt SQLite file, or a PostgreSQL or MariaDB server that cannot be reached, becomes one readable error
  * naming the database, instead of a failure inside whatever statement happened to come first.
  */
 import type { Knex } from 'knex';
@@ -8,11 +8,12 @@ import { clientOf, DatabaseUnavailable } from './database.js';
 
 /** Where the database is, for messages: the SQLite file, or the server's host, port and database (never the password). */
 export function describeDatabase(knex: Knex): string {
-  const connection = knex.client.config.connection as { filename?: string; connectionString?: string } | string | undefined;
+  const connection = knex.client.config.connection as { filename?: string; connectionString?: string; host?: string; port?: number; database?: string } | string | undefined;
   if (clientOf(knex) === 'sqlite') return `SQLite database ${typeof connection === 'object' ? connection.filename : '?'}`;
   if (clientOf(knex) === 'mysql') {
-    const { host, port, database } = connection as { host?: string; port?: number; database?: string };
-    return `MariaDB at ${host ?? 'localhost'}:${port ?? 3306}/${database ?? ''}`;
+    // mysql2 takes its connection as fields (see mysql-session.ts), not as a URL.
+    if (typeof connection !== 'object') return 'MariaDB';
+    return `MariaDB at ${connection.host ?? 'localhost'}:${connection.port ?? 3306}/${connection.database ?? ''}`;
   }
   const url = typeof connection === 'string' ? connection : connection?.connectionString;
   try {

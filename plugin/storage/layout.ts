@@ -30,6 +30,12 @@ export interface ColumnLayout {
   readonly type: ColumnType;
   /** Strapi declares every column but the id nullable; required attributes are checked by the application. */
   readonly nullable: boolean;
+  /**
+   * An id of another table kept in a model's own table (`created_by_id`): Strapi declares it
+   * unsigned on MySQL and MariaDB, like the ids it points at, whereas a model's integer
+   * attributes are signed.
+   */
+  readonly referencesId?: true;
 }
 
 /** An index by Strapi's name, over columns in order. */
@@ -160,7 +166,7 @@ function modelTable(model: Model): TableLayout {
       // Only uid attributes get a unique index: Strapi v4 ignores `unique: true` in the database.
       if (attribute.type === 'uid') indexes.push(index(`${model.tableName}_${attribute.column}_unique`, [attribute.column], true));
     } else if (attribute.kind === 'internal' && attribute.column) {
-      columns.push(column(attribute.column, 'integer'));
+      columns.push({ ...column(attribute.column, 'integer'), referencesId: true });
       indexes.push(index(`${model.tableName}_${attribute.column}_fk`, [attribute.column]));
     }
   }

@@ -71,12 +71,14 @@ function addColumn(table: Knex.CreateTableBuilder, client: DatabaseClient, colum
 }
 
 /**
- * Strapi declares the ids and orders of its link, component and morph tables unsigned; on MySQL
- * and MariaDB a foreign key must also match the unsigned id it references.
+ * Strapi declares the ids and orders of its link, component and morph tables unsigned, and the
+ * creator columns of a model's table; on MySQL and MariaDB a foreign key must also match the
+ * unsigned id it references.
  */
 function addTableColumn(table: Knex.CreateTableBuilder, client: DatabaseClient, layout: TableLayout, column: ColumnLayout): Knex.ColumnBuilder {
   const built = addColumn(table, client, column);
-  const unsigned = client === 'mysql' && layout.role !== 'model' && (column.type === 'integer' || column.type === 'double');
+  const linkNumber = layout.role !== 'model' && (column.type === 'integer' || column.type === 'double');
+  const unsigned = client === 'mysql' && (linkNumber || column.referencesId === true);
   return unsigned ? built.unsigned() : built;
 }
 

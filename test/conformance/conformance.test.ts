@@ -1,9 +1,11 @@
 /**
  * Conformance: replays every recorded Strapi 4.26.2 case of the conformance kit against
  * `content-api serve --no-sync` on a copy of the kit's fixture databases (small, then large), on
- * SQLite and — when TEST_DATABASE_URL is set — on PostgreSQL (filled by `content-api copy`).
- * Each case is one test, failing with the replay runner's reason. Cases listed in
- * known-failures.txt are pending while they fail, and fail once they pass.
+ * SQLite and — when TEST_DATABASE_URL or TEST_MYSQL_URL is set — on PostgreSQL and MariaDB
+ * (filled by `content-api copy`). Each case is one test, failing with the replay runner's reason.
+ * Cases listed in known-failures.txt are pending while they fail, and fail once they pass.
+ * On MariaDB the cases where the reference itself answers differently there
+ * (mariadb-reference.json, recorded by record-mariadb.mjs) are also checked against that answer.
  *
  * Run only this suite:
  *   npm test -- --grep conformance
@@ -11,7 +13,9 @@
  *   npm test -- --grep 'conformance \(sqlite\) small.*P012'     (one case; the fixture still replays fully)
  * The kit is found through CONFORMANCE_DIR, ../shared/conformance or /work/shared/conformance.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { conformanceKitDir } from '../support/conformance-kit.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
@@ -31,6 +35,25 @@ function loadKit(): { kit: string; cases: KitCase[] } | Error {
     return error instanceof Error ? error : new Error(String(error));
   }
 }
+
+/** Where Strapi 4.26.2 on MariaDB answers a case without a deviation differently from the kit's recording. */
+interface MariadbDifference {
+  readonly id: string;
+  readonly query: string;
+  readonly db: string;
+  readonly status: number;
+  readonly body: { data: unknown[]; meta: unknown };
+}
+
+function readMariadbDifferences(): MariadbDifference[] {
+  return JSON.parse(readFileSync(join(repoRoot, 'test', 'conformance', 'mariadb-reference.json'), 'utf8')).differences;
+}
+
+/** An entry as text with its keys sorted, so that two lists can be compared as multisets. */
+const entryKey = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]])) : inner,
+  );
 
 const loaded = loadKit();
 const knownFailures: KnownFailures = readKnownFailures(KNOWN_FAILURES_FILE);
@@ -78,6 +101,23 @@ describe('conformance', function () {
             await server?.stop();
             await database?.drop();
           });
+
+          if (databaseKind.client === 'mysql') {
+            // Without a sort, Strapi's order is its query plan's: on MariaDB the plan differs, so
+            // its order does. The plugin keeps the recorded order on every engine (the case's own
+            // test); the reference's MariaDB answer must hold the same entries and meta.
+            for (const difference of readMariadbDifferences().filter((candidate) => candidate.db === fixture)) {
+              it(`${difference.id} answers the entries Strapi answers on MariaDB (mariadb-reference.json)`, async function () {
+                const response = await fetch(server!.baseUrl + difference.query, { headers: { accept: 'application/json' } });
+                const body = (await response.json()) as { data: unknown[]; meta: unknown };
+                if (response.status !== difference.status) throw caseFailure(`status ${response.status}, Strapi on MariaDB ${difference.status}`);
+                if (!isDeepStrictEqual(body.meta, difference.body.meta)) throw caseFailure(`meta ${JSON.stringify(body.meta)}, Strapi on MariaDB ${JSON.stringify(difference.body.meta)}`);
+                const ours = body.data.map(entryKey).sort();
+                const strapis = difference.body.data.map(entryKey).sort();
+                if (!isDeepStrictEqual(ours, strapis)) throw caseFailure(`entries differ from Strapi's on MariaDB:\n${ours.join('\n')}\nvs\n${strapis.join('\n')}`);
+              });
+            }
+          }
 
           for (const testCase of cases.filter((candidate) => candidate.db === fixture)) {
             it(`${testCase.id} ${testCase.query}`, function () {

@@ -1,6 +1,6 @@
 /**
  * Faults around the database. At start, `serve` refuses a database it cannot use with one line and
- * a nonzero code, before listening. While serving: a PostgreSQL server that stops answers 503s
+ * a nonzero code, before listening. While serving: a PostgreSQL or MariaDB server that stops answers 503s
  * in the envelope within the connect timeout, and the service recovers by itself when the server
  * is back; a SQLite file locked by another writer is waited for within the deadline, then a 503.
  */
@@ -14,7 +14,8 @@ import { serveApi, type ServedApi } from '../support/api.js';
 import { conformanceKitDir } from '../support/conformance-kit.js';
 import { createOwnPostgres, ownPostgresUnavailable, type OwnPostgres } from '../support/own-postgres.js';
 import { cliPath, freePort, repoRoot } from '../support/server.js';
-import { postgresServerUrl } from '../support/databases.js';
+import { mysqlServerUrl, postgresServerUrl } from '../support/databases.js';
+import { createOwnMariadb, ownMariadbUnavailable, type OwnMariadb } from '../support/own-mariadb.js';
 
 interface Exited {
   readonly code: number | null;
@@ -82,6 +83,11 @@ describe('faults: serve refuses a database it cannot use, before listening', fun
     expectOneLineRefusal(await serveExpectingExit(['--database', `postgres://postgres@127.0.0.1:${port}/test`]), new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/test: .*ECONNREFUSED`));
   });
 
+  it('a MariaDB server that does not answer', async () => {
+    const port = await freePort();
+    expectOneLineRefusal(await serveExpectingExit(['--database', `mysql://root@127.0.0.1:${port}/test`]), new RegExp(`MariaDB at 127\\.0\\.0\\.1:${port}/test: .*ECONNREFUSED`));
+  });
+
   it('a permissions.yaml that does not load, with every problem located', async () => {
     const root = join(dir, 'schema');
     mkdirSync(root);
@@ -133,6 +139,51 @@ describe('faults: SQLite locked by another writer', function () {
   });
 });
 
+/**
+ * Sends a request every 100 ms while the server is stopped for 10 s and started again: before,
+ * only 200s; while it is down, only 503s in the envelope, none waiting past the connect timeout;
+ * from 3 s after it is back, only 200s again, without a restart of the service.
+ */
+async function expectOutageAnsweredAndRecovered(served: ServedApi, server: { stop(): Promise<void>; start(): Promise<void> }): Promise<void> {
+  const answers: { status: number; name: string | null; milliseconds: number; at: number }[] = [];
+  let sending = true;
+  const load = (async () => {
+    while (sending) {
+      const started = Date.now();
+      const response = await served.request.get('/api/articles?pagination[pageSize]=5');
+      answers.push({ status: response.status, name: response.body?.error?.name ?? null, milliseconds: Date.now() - started, at: started });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(1_500);
+  const stoppedAt = Date.now();
+  await server.stop();
+  await sleep(10_000);
+  await server.start();
+  const startedAt = Date.now();
+  await sleep(5_000);
+  sending = false;
+  await load;
+
+  const before = answers.filter((answer) => answer.at < stoppedAt);
+  const down = answers.filter((answer) => answer.at > stoppedAt + 1_000 && answer.at < startedAt - 1_000);
+  const after = answers.filter((answer) => answer.at > startedAt + 3_000);
+  expect(before.length).to.be.above(3);
+  expect(before.every((answer) => answer.status === 200)).to.equal(true);
+  expect(down.length).to.be.above(3);
+  for (const answer of down) {
+    expect(answer.status).to.equal(503);
+    expect(answer.name).to.equal('ServiceUnavailableError');
+  }
+  for (const answer of answers) {
+    expect([200, 503]).to.include(answer.status);
+    expect(answer.milliseconds, 'no answer waits past the connect timeout').to.be.below(3_000);
+  }
+  expect(after.length).to.be.above(3);
+  expect(after.every((answer) => answer.status === 200), JSON.stringify(after)).to.equal(true);
+}
+
 const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no PostgreSQL (TEST_DATABASE_URL unset)';
 (unavailable ? describe.skip : describe)(`faults: a PostgreSQL server that stops and starts again${unavailable ? ` (skipped: ${unavailable})` : ''}`, function () {
   this.timeout(120_000);
@@ -148,42 +199,25 @@ const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no Postgre
   });
 
   it('answers only 503s in the envelope within the connect timeout while it is down, and 200s once it is back, without a restart', async () => {
-    const answers: { status: number; name: string | null; milliseconds: number; at: number }[] = [];
-    let sending = true;
-    const load = (async () => {
-      while (sending) {
-        const started = Date.now();
-        const response = await served.request.get('/api/articles?pagination[pageSize]=5');
-        answers.push({ status: response.status, name: response.body?.error?.name ?? null, milliseconds: Date.now() - started, at: started });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await sleep(1_500);
-    const stoppedAt = Date.now();
-    await server.stop();
-    await sleep(10_000);
-    await server.start();
-    const startedAt = Date.now();
-    await sleep(5_000);
-    sending = false;
-    await load;
+    await expectOutageAnsweredAndRecovered(served, server);
+  });
+});
 
-    const before = answers.filter((answer) => answer.at < stoppedAt);
-    const down = answers.filter((answer) => answer.at > stoppedAt + 1_000 && answer.at < startedAt - 1_000);
-    const after = answers.filter((answer) => answer.at > startedAt + 3_000);
-    expect(before.length).to.be.above(3);
-    expect(before.every((answer) => answer.status === 200)).to.equal(true);
-    expect(down.length).to.be.above(3);
-    for (const answer of down) {
-      expect(answer.status).to.equal(503);
-      expect(answer.name).to.equal('ServiceUnavailableError');
-    }
-    for (const answer of answers) {
-      expect([200, 503]).to.include(answer.status);
-      expect(answer.milliseconds, 'no answer waits past the connect timeout').to.be.below(3_000);
-    }
-    expect(after.length).to.be.above(3);
-    expect(after.every((answer) => answer.status === 200), JSON.stringify(after)).to.equal(true);
+const mariadbUnavailable = mysqlServerUrl() ? ownMariadbUnavailable() : 'no MariaDB (TEST_MYSQL_URL unset)';
+(mariadbUnavailable ? describe.skip : describe)(`faults: a MariaDB server that stops and starts again${mariadbUnavailable ? ` (skipped: ${mariadbUnavailable})` : ''}`, function () {
+  this.timeout(180_000);
+  let server: OwnMariadb;
+  let served: ServedApi;
+  before(async () => {
+    server = await createOwnMariadb();
+    served = await serveApi({ root: repoRoot, database: server.url, timeout: 5_000, connectTimeout: 2_000 });
+  });
+  after(async () => {
+    await served?.close();
+    await server?.destroy();
+  });
+
+  it('answers only 503s in the envelope within the connect timeout while it is down, and 200s once it is back, without a restart', async () => {
+    await expectOutageAnsweredAndRecovered(served, server);
   });
 });

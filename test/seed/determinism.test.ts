@@ -8,8 +8,9 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { describeLayout } from '../../plugin/storage/layout.js';
+import { rawRows } from '../../plugin/storage/database.js';
 import { buildModels } from '../../plugin/storage/models.js';
-import { postgresServerUrl, testDatabaseKinds } from '../support/databases.js';
+import { testDatabaseKinds } from '../support/databases.js';
 import { createSeededDatabase, type SeededDatabase } from './seeded.js';
 
 /** Every row of every table of the layout, read through the models (exact bigintegers), by table. */
@@ -23,10 +24,9 @@ async function readAllTables(knex: Knex, registry: Registry): Promise<Map<string
   return tables;
 }
 
-/** Rows of `sql` as plain objects, on either engine. */
+/** Rows of `sql` as plain objects, on any engine. */
 async function select(knex: Knex, sql: string): Promise<Record<string, unknown>[]> {
-  const result = await knex.raw(sql);
-  return Array.isArray(result) ? result : result.rows;
+  return rawRows(knex, await knex.raw(sql));
 }
 
 function expectSameTables(actual: Map<string, Record<string, unknown>[]>, expected: Map<string, Record<string, unknown>[]>): void {
@@ -84,12 +84,18 @@ for (const kind of testDatabaseKinds()) {
 
     it('stores datetimes, booleans, json and bigintegers as Strapi does on this engine', async () => {
       const { knex } = first.database;
-      const rows =
-        kind.client === 'sqlite'
-          ? await select(knex, `SELECT id, typeof(created_at) AS created_type, created_at, featured, typeof(metadata) AS metadata_type, metadata, CAST(views_total AS TEXT) AS views_total FROM articles WHERE id <= 4 ORDER BY id`)
-          : await select(knex, `SELECT id, to_char(created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS created_at, featured, jsonb_typeof(metadata) AS metadata_type, views_total::text AS views_total FROM articles WHERE id <= 4 ORDER BY id`);
+      const sql = {
+        sqlite: `SELECT id, typeof(created_at) AS created_type, created_at, featured, typeof(metadata) AS metadata_type, metadata, CAST(views_total AS TEXT) AS views_total FROM articles WHERE id <= 4 ORDER BY id`,
+        postgres: `SELECT id, to_char(created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS created_at, featured, jsonb_typeof(metadata) AS metadata_type, views_total::text AS views_total FROM articles WHERE id <= 4 ORDER BY id`,
+        mysql: `SELECT id, DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f') AS created_at, featured, LOWER(JSON_TYPE(metadata)) AS metadata_type, CAST(views_total AS CHAR) AS views_total FROM articles WHERE id <= 4 ORDER BY id`,
+      }[kind.client];
+      const rows = await select(knex, sql);
       expect(rows.map((row) => row.views_total).slice(0, 2)).to.deep.equal(['9007199254740993', '9223372036854775807']);
-      if (kind.client === 'sqlite') {
+      if (kind.client === 'mysql') {
+        // MariaDB: datetime(6) in UTC, tinyint(1) booleans, json checked by JSON_VALID.
+        expect(rows[0]).to.include({ created_at: '2024-01-16T17:00:00.000000', featured: 1 });
+        expect(rows.map((row) => row.metadata_type)).to.deep.equal(['object', 'array', 'string', null]);
+      } else if (kind.client === 'sqlite') {
         expect(rows[0]).to.include({ created_type: 'integer', created_at: Date.parse('2024-01-16T17:00:00.000Z'), featured: 1, metadata_type: 'text' });
         expect(rows.map((row) => (row.metadata === null ? null : typeof JSON.parse(row.metadata as string)))).to.deep.equal(['object', 'object', 'string', null]);
       } else {
@@ -141,22 +147,23 @@ for (const kind of testDatabaseKinds()) {
   });
 }
 
-describe('demo data: the same on SQLite and PostgreSQL', function () {
-  this.timeout(120_000);
-  let sqlite: SeededDatabase | undefined;
-  let postgres: SeededDatabase | undefined;
-  before(async function () {
-    if (!postgresServerUrl()) this.skip();
-    sqlite = await createSeededDatabase('sqlite');
-    postgres = await createSeededDatabase('postgres');
-  });
-  after(async () => {
-    await sqlite?.database.drop();
-    await postgres?.database.drop();
-  });
+for (const kind of testDatabaseKinds().filter((other) => other.client !== 'sqlite')) {
+  describe(`demo data: the same on SQLite and ${kind.name}`, function () {
+    this.timeout(120_000);
+    let sqlite: SeededDatabase | undefined;
+    let server: SeededDatabase | undefined;
+    before(async () => {
+      sqlite = await createSeededDatabase('sqlite');
+      server = await createSeededDatabase(kind.client);
+    });
+    after(async () => {
+      await sqlite?.database.drop();
+      await server?.database.drop();
+    });
 
-  it('holds the same values in every row of every table, as the models read them', async () => {
-    const expected = await readAllTables(sqlite!.database.knex, sqlite!.registry);
-    expectSameTables(await readAllTables(postgres!.database.knex, postgres!.registry), expected);
+    it('holds the same values in every row of every table, as the models read them', async () => {
+      const expected = await readAllTables(sqlite!.database.knex, sqlite!.registry);
+      expectSameTables(await readAllTables(server!.database.knex, server!.registry), expected);
+    });
   });
-});
+}

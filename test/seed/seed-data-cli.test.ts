@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../plugin/storage/database.js';
+import { openDatabase, rawRows } from '../../plugin/storage/database.js';
 import { createTestDatabase, testDatabaseKinds } from '../support/databases.js';
 import { repoRoot } from '../support/server.js';
 import { runCli } from '../support/run-node.js';
@@ -18,8 +18,8 @@ const recipesData = join(recipes, 'test', 'data.yaml');
 
 /** An empty database of `client`; on SQLite a file that does not exist yet. */
 async function emptyDatabase(client: DatabaseClient): Promise<{ url: string; exists(): boolean; drop(): Promise<void> }> {
-  if (client === 'postgres') {
-    const database = await createTestDatabase('postgres');
+  if (client !== 'sqlite') {
+    const database = await createTestDatabase(client);
     return { url: database.url, exists: () => true, drop: () => database.drop() };
   }
   const folder = mkdtempSync(join(tmpdir(), 'content-api-seed-data-'));
@@ -36,11 +36,14 @@ async function withKnex<T>(url: string, work: (knex: Knex) => Promise<T>): Promi
   }
 }
 
-/** Nothing was created: no SQLite file, no PostgreSQL table. */
+/** Nothing was created: no SQLite file, no table in the PostgreSQL schema or the MariaDB database. */
 async function expectNoTables(client: DatabaseClient, database: { url: string; exists(): boolean }): Promise<void> {
   if (client === 'sqlite') return void expect(database.exists()).to.equal(false);
-  const result = await withKnex(database.url, (knex) => knex.raw("select count(*)::int as tables from information_schema.tables where table_schema = 'public'"));
-  expect(result).to.have.nested.property('rows[0].tables', 0);
+  const schema = client === 'postgres' ? 'current_schema()' : 'DATABASE()';
+  const rows = await withKnex(database.url, async (knex) =>
+    rawRows<{ tables: number | string }>(knex, await knex.raw(`select count(*) as tables from information_schema.tables where table_schema = ${schema}`)),
+  );
+  expect(Number(rows[0].tables)).to.equal(0);
 }
 
 describe('content-api seed --data: usage', function () {

@@ -1,10 +1,11 @@
 /**
  * Reads a database's catalog for the storage suites — tables, columns in order, index names and
- * foreign keys — with plain catalog queries, independent of the code under test.
+ * foreign keys — with plain catalog queries, independent of the code under test. MariaDB's
+ * information_schema is read for the current database only (`DATABASE()`).
  */
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { clientOf } from '../../plugin/storage/database.js';
+import { clientOf, rawRows } from '../../plugin/storage/database.js';
 
 export interface CatalogForeignKey {
   name: string;
@@ -29,14 +30,22 @@ export function isInScope(table: string): boolean {
 
 /** Column names in table order, by table. */
 export async function readColumns(knex: Knex): Promise<Map<string, string[]>> {
+  const client = clientOf(knex);
   const rows: { table_name: string; column_name: string }[] =
-    clientOf(knex) === 'postgres'
+    client === 'postgres'
       ? (
           await knex.raw(
             `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
           )
         ).rows
-      : await knex.raw(
+      : client === 'mysql'
+        ? rawRows(
+            knex,
+            await knex.raw(
+              `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+            ),
+          )
+        : await knex.raw(
           `SELECT m.name AS table_name, p.name AS column_name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid`,
         );
   const tables = new Map<string, string[]>();
@@ -44,18 +53,31 @@ export async function readColumns(knex: Knex): Promise<Map<string, string[]>> {
   return tables;
 }
 
-/** `name [unique] (columns)` for every index of the in-scope tables, sorted. */
+/**
+ * `name [unique] (columns)` for every index of the in-scope tables, sorted; the name alone on
+ * PostgreSQL. MariaDB's primary keys (all named PRIMARY) are left out.
+ */
 export async function readIndexes(knex: Knex): Promise<string[]> {
+  const client = clientOf(knex);
   const rows: { table_name: string; name: string; definition: string }[] =
-    clientOf(knex) === 'postgres'
+    client === 'postgres'
       ? (await knex.raw(`SELECT tablename AS table_name, indexname AS name, indexdef AS definition FROM pg_indexes WHERE schemaname = current_schema()`)).rows
-      : await knex.raw(
+      : client === 'mysql'
+        ? rawRows(
+            knex,
+            await knex.raw(
+              `SELECT TABLE_NAME AS table_name, INDEX_NAME AS name,
+                 CONCAT(IF(MIN(NON_UNIQUE) = 0, 'unique ', ''), '(', GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX SEPARATOR ','), ')') AS definition
+               FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME <> 'PRIMARY' GROUP BY TABLE_NAME, INDEX_NAME`,
+            ),
+          )
+        : await knex.raw(
           `SELECT m.tbl_name AS table_name, m.name, (CASE WHEN l."unique" THEN 'unique ' ELSE '' END) || '(' || (SELECT group_concat(name, ',') FROM pragma_index_info(m.name)) || ')' AS definition
            FROM sqlite_master m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name WHERE m.type = 'index'`,
         );
   return rows
     .filter((row) => isInScope(row.table_name))
-    .map((row) => (clientOf(knex) === 'postgres' ? row.name : `${row.name} ${row.definition}`))
+    .map((row) => (client === 'postgres' ? row.name : `${row.name} ${row.definition}`))
     .sort();
 }
 
@@ -76,6 +98,17 @@ export async function readForeignKeys(knex: Knex): Promise<Map<string, CatalogFo
        FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] WHERE c.contype = 'f'`,
     );
     for (const row of rows) add(row.table_name, { name: row.name, column: row.column, references: row.references, onDelete: row.on_delete === 'c' ? 'CASCADE' : row.on_delete });
+  } else if (clientOf(knex) === 'mysql') {
+    const rows = rawRows<{ table_name: string; name: string; column: string; references: string; on_delete: string }>(
+      knex,
+      await knex.raw(
+        `SELECT k.TABLE_NAME AS table_name, k.CONSTRAINT_NAME AS name, k.COLUMN_NAME AS \`column\`, k.REFERENCED_TABLE_NAME AS \`references\`, r.DELETE_RULE AS on_delete
+         FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r
+           ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME
+         WHERE k.TABLE_SCHEMA = DATABASE() AND k.REFERENCED_TABLE_NAME IS NOT NULL AND k.ORDINAL_POSITION = 1`,
+      ),
+    );
+    for (const row of rows) add(row.table_name, { name: row.name, column: row.column, references: row.references, onDelete: row.on_delete });
   } else {
     const rows: { name: string; sql: string }[] = await knex.raw(`SELECT name, sql FROM sqlite_master WHERE type = 'table'`);
     for (const row of rows) {
@@ -99,10 +132,22 @@ export function readSqliteRows(file: string, table: string, columns: readonly st
   }
 }
 
-/** `table.column` → declared type (SQLite) or formatted type (PostgreSQL), with ` not null` when so. */
+/**
+ * `table.column` → declared type (SQLite), formatted type (PostgreSQL) or column type (MariaDB:
+ * `int(10) unsigned`, `longtext`), with ` not null` when so.
+ */
 export async function readColumnTypes(knex: Knex): Promise<Map<string, string>> {
+  const client = clientOf(knex);
   const rows: { table_name: string; column_name: string; type: string; not_null: boolean | number }[] =
-    clientOf(knex) === 'postgres'
+    client === 'mysql'
+      ? rawRows(
+          knex,
+          await knex.raw(
+            `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, COLUMN_TYPE AS type, IS_NULLABLE = 'NO' AS not_null
+             FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()`,
+          ),
+        )
+      : client === 'postgres'
       ? (
           await knex.raw(
             `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null

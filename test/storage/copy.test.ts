@@ -1,5 +1,5 @@
 /**
- * `copy` moves a Strapi database between SQLite and PostgreSQL without losing a value: exact
+ * `copy` moves a Strapi database between SQLite, PostgreSQL and MariaDB without losing a value: exact
  * bigintegers, datetimes unshifted by any time zone, booleans, json of every shape, decimals,
  * dates and times — checked value by value on the target and row by row after a round trip.
  */
@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { copyDatabase, TargetNotEmptyError } from '../../plugin/storage/copy.js';
-import { openDatabase } from '../../plugin/storage/database.js';
+import { clientOf, openDatabase, rawRows } from '../../plugin/storage/database.js';
 import { describeLayout } from '../../plugin/storage/layout.js';
 import { syncSchema } from '../../plugin/storage/sync.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
@@ -32,17 +32,28 @@ async function countRows(knex: Knex, registry: Registry): Promise<Record<string,
 
 /** Article values read as text by SQL, so neither driver nor time zone can alter them. */
 async function readArticleValues(knex: Knex, id: number): Promise<Record<string, unknown>> {
-  const postgres = knex.client.config.client === 'pg';
-  const sql = postgres
-    ? `SELECT views_total::text AS views_total, to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS') AS created_at,
+  const client = clientOf(knex);
+  const sql = {
+    postgres: `SELECT views_total::text AS views_total, to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS') AS created_at,
          to_char(scheduled_at, 'YYYY-MM-DD HH24:MI:SS.MS') AS scheduled_at, featured, metadata::text AS metadata,
          jsonb_typeof(metadata) AS metadata_type, price::text AS price, publish_date::text AS publish_date,
-         publish_time::text AS publish_time, rating FROM articles WHERE id = ?`
-    : `SELECT CAST(views_total AS TEXT) AS views_total, created_at, scheduled_at, featured, metadata,
-         json_type(metadata) AS metadata_type, price, publish_date, publish_time, rating FROM articles WHERE id = ?`;
-  const result = await knex.raw(sql, [id]);
-  return postgres ? result.rows[0] : result[0];
+         publish_time::text AS publish_time, rating FROM articles WHERE id = ?`,
+    mysql: `SELECT CAST(views_total AS CHAR) AS views_total, DATE_FORMAT(created_at, '%Y-%m-%d %H:%i:%s.%f') AS created_at,
+         DATE_FORMAT(scheduled_at, '%Y-%m-%d %H:%i:%s.%f') AS scheduled_at, featured, metadata,
+         LOWER(JSON_TYPE(metadata)) AS metadata_type, CAST(price AS CHAR) AS price, CAST(publish_date AS CHAR) AS publish_date,
+         CAST(publish_time AS CHAR) AS publish_time, rating FROM articles WHERE id = ?`,
+    sqlite: `SELECT CAST(views_total AS TEXT) AS views_total, created_at, scheduled_at, featured, metadata,
+         json_type(metadata) AS metadata_type, price, publish_date, publish_time, rating FROM articles WHERE id = ?`,
+  }[client];
+  return rawRows(knex, await knex.raw(sql, [id]))[0];
 }
+
+/** What readArticleValues gives for article 1's scalars on each engine (its datetimes in UTC). */
+const FIRST_ARTICLE_VALUES = {
+  postgres: { created_at: '2024-03-24 19:00:00.000', scheduled_at: '2024-12-24 16:00:00.000', price: '102.75', publish_date: '2024-07-17', publish_time: '08:14:59' },
+  mysql: { created_at: '2024-03-24 19:00:00.000000', scheduled_at: '2024-12-24 16:00:00.000000', price: '102.75', publish_date: '2024-07-17', publish_time: '08:14:59.000' },
+  sqlite: { created_at: 1711306800000, scheduled_at: 1735056000000, price: 102.75, publish_date: '2024-07-17', publish_time: '08:14:59.000' },
+};
 
 describe('storage copy', function () {
   this.timeout(120_000);
@@ -89,16 +100,14 @@ describe('storage copy', function () {
       });
 
       it('keeps bigintegers, datetimes, booleans, decimals, dates, times and json exact', async () => {
+        // PostgreSQL has booleans and keeps jsonb as values (spaced); SQLite and MariaDB keep 0/1 and the json text.
         const postgres = kind.client === 'postgres';
         const first = await readArticleValues(target.knex, 1);
         expect(first).to.deep.include({ views_total: '9007199254740993', featured: postgres ? false : 0, rating: 0.882 });
-        expect(first).to.deep.include(
-          postgres
-            ? { created_at: '2024-03-24 19:00:00.000', scheduled_at: '2024-12-24 16:00:00.000', price: '102.75', publish_date: '2024-07-17', publish_time: '08:14:59' }
-            : { created_at: 1711306800000, scheduled_at: 1735056000000, price: 102.75, publish_date: '2024-07-17', publish_time: '08:14:59.000' },
-        );
+        expect(first).to.deep.include(FIRST_ARTICLE_VALUES[kind.client]);
         expect(first).to.deep.include({ metadata: postgres ? '[1, 2, 3]' : '[1,2,3]', metadata_type: 'array' });
-        expect(await readArticleValues(target.knex, 2)).to.deep.include({ featured: postgres ? true : 1, metadata: '"just a string"', metadata_type: postgres ? 'string' : 'text' });
+        const stringType = kind.client === 'sqlite' ? 'text' : 'string';
+        expect(await readArticleValues(target.knex, 2)).to.deep.include({ featured: postgres ? true : 1, metadata: '"just a string"', metadata_type: stringType });
         expect(await readArticleValues(target.knex, 3)).to.deep.include({ metadata: null, metadata_type: null });
         const object = await readArticleValues(target.knex, 6);
         expect(object.metadata_type).to.equal('object');

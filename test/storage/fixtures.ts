@@ -1,7 +1,7 @@
 /**
  * What the storage suites start from: the example schema's registry, and the databases Strapi
  * 4.26.2 wrote (the conformance kit's fixtures) — as a private SQLite copy, or copied into a fresh
- * PostgreSQL database. The kit's files are never opened for writing.
+ * PostgreSQL or MariaDB database. The kit's files are never opened for writing.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +69,7 @@ export interface FixtureDatabase {
 
 /**
  * A fixture's data in a database of the given kind: on SQLite a private copy of Strapi's file,
- * on PostgreSQL a fresh database filled by `copy` from such a copy.
+ * on PostgreSQL and MariaDB a fresh database filled by `copy` from such a copy.
  */
 export async function openFixtureDatabase(client: DatabaseClient, name: FixtureName, registry: Registry): Promise<FixtureDatabase> {
   const folder = createScratchFolder();
@@ -78,7 +78,7 @@ export async function openFixtureDatabase(client: DatabaseClient, name: FixtureN
     const knex = openDatabase(`sqlite:${file}`);
     return { client, knex, drop: async () => (await knex.destroy(), folder.remove()) };
   }
-  const database = await createTestDatabase('postgres');
+  const database = await createTestDatabase(client);
   const source = openDatabase(`sqlite:${file}`);
   try {
     await copyDatabase({ from: source, to: database.knex, registry });

@@ -1,9 +1,13 @@
 /**
  * The layout `sync` creates for the example schema on an empty database is the one Strapi 4.26.2
  * wrote in strapi-small.db for the same app: the same tables, and per table the same columns in
- * the same order, index names and foreign keys — on SQLite and on PostgreSQL. Strapi's tables
- * outside the schema (see OUT_OF_SCOPE_TABLES for why each) are left out of the comparison.
+ * the same order, index names and foreign keys — on SQLite, PostgreSQL and MariaDB. On MariaDB
+ * the column types and indexes are also compared with the layout Strapi 4.26.2 itself created on
+ * MariaDB 10.11 (strapi-mariadb-layout.json, recorded by record-mariadb-layout.mjs). Strapi's
+ * tables outside the schema (see OUT_OF_SCOPE_TABLES for why each) are left out of the comparison.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { Registry } from '../../plugin/schema/registry.js';
@@ -12,7 +16,19 @@ import { syncSchema } from '../../plugin/storage/sync.js';
 import { describeLayout, queryIndexNames } from '../../plugin/storage/layout.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { isInScope, readColumns, readColumnTypes, readForeignKeys, readIndexes, type CatalogForeignKey } from './catalog.js';
-import { copyFixtureFile, createScratchFolder, loadExampleRegistry, type ScratchFolder } from './fixtures.js';
+import { copyFixtureFile, createScratchFolder, loadExampleRegistry, REPO_ROOT, type ScratchFolder } from './fixtures.js';
+
+/** What Strapi 4.26.2 created on an empty MariaDB 10.11 database for the kit's app (in-scope tables). */
+interface RecordedMariadbLayout {
+  columns: Record<string, string[]>;
+  types: Record<string, string>;
+  indexes: string[];
+  foreignKeys: Record<string, CatalogForeignKey[]>;
+}
+
+function readRecordedMariadbLayout(): RecordedMariadbLayout {
+  return JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'storage', 'strapi-mariadb-layout.json'), 'utf8'));
+}
 
 interface StrapiCatalog {
   columns: Map<string, string[]>;
@@ -130,6 +146,30 @@ describe('storage layout: Strapi v4 tables, columns, indexes and foreign keys', 
           expect(indexes.filter((entry) => !added.includes(entry.split(' ')[0]))).to.deep.equal(strapi.indexes);
           expect(indexes).to.include('articles_locale_published_at_index (locale,published_at)');
           expect(indexes).to.include('articles_id_locale_published_at_index (id,locale,published_at)');
+        });
+      } else if (kind.client === 'mysql') {
+        it("declares every column with the type Strapi gives it on MariaDB, nullable but the id", async () => {
+          const recorded = readRecordedMariadbLayout();
+          expect(Object.fromEntries(Object.entries(recorded.columns).sort())).to.deep.equal(Object.fromEntries([...strapi.columns].sort()));
+          const types = [...(await readColumnTypes(database.knex))].filter(([column]) => isInScope(column.split('.')[0]));
+          const differing = types.filter(([column, type]) => recorded.types[column] !== type).map(([column, type]) => `${column}: ${type}, Strapi ${recorded.types[column]}`);
+          expect(differing).to.deep.equal([]);
+          expect(types.length).to.equal(Object.keys(recorded.types).length);
+        });
+
+        it("names every index as Strapi does on MariaDB, on Strapi's columns, plus the API's query indexes", async () => {
+          const recorded = readRecordedMariadbLayout().indexes;
+          const added = queryIndexNames(describeLayout(registry));
+          const indexes = await readIndexes(database.knex);
+          expect(indexes.filter((entry) => !added.includes(entry.split(' ')[0]))).to.deep.equal(recorded);
+          expect(indexes).to.include('articles_locale_published_at_index (locale,published_at)');
+        });
+
+        it("creates the foreign keys Strapi creates on MariaDB between the schema's tables", async () => {
+          const recorded = Object.entries(readRecordedMariadbLayout().foreignKeys)
+            .map(([table, keys]) => [table, keys.filter((key) => key.references !== 'admin_users')] as const)
+            .filter(([, keys]) => keys.length);
+          expect(Object.fromEntries(await readForeignKeys(database.knex))).to.deep.equal(Object.fromEntries(recorded));
         });
       } else {
         it("uses Strapi's PostgreSQL column types, nullable but the id", async () => {

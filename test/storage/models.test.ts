@@ -1,7 +1,7 @@
 /**
  * The generated Objection models read the fixture Strapi wrote as Strapi's recorded responses
  * show it — every relation kind, components, dynamic zones and media, in link order — and write
- * rows the way Strapi stores them, on SQLite (epoch ms, 0/1, json text) and on PostgreSQL.
+ * rows the way Strapi stores them, on SQLite (epoch ms, 0/1, json text), PostgreSQL and MariaDB.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -156,17 +156,26 @@ describe('storage models', function () {
         const raw =
           kind.client === 'sqlite'
             ? (await fixture.knex.raw(`SELECT created_at, typeof(created_at) AS type, featured, metadata, CAST(views_total AS TEXT) AS views_total FROM articles WHERE id = ?`, [created.id]))[0]
-            : (
+            : kind.client === 'mysql'
+              ? (
+                  await fixture.knex.raw(
+                    `SELECT DATE_FORMAT(created_at, '%Y-%m-%d %H:%i:%s.%f') AS created_at, featured, metadata, CAST(views_total AS CHAR) AS views_total FROM articles WHERE id = ?`,
+                    [created.id],
+                  )
+                )[0][0]
+              : (
                 await fixture.knex.raw(
                   `SELECT to_char(created_at, 'YYYY-MM-DD HH24:MI:SS.MS') AS created_at, featured, metadata::text AS metadata, views_total::text AS views_total FROM articles WHERE id = ?`,
                   [created.id],
                 )
               ).rows[0];
-        expect(raw).to.deep.equal(
-          kind.client === 'sqlite'
-            ? { created_at: 1714558830456, type: 'integer', featured: 1, metadata: '{"tags":["x"],"level":1}', views_total: '9007199254740995' }
-            : { created_at: '2024-05-01 10:20:30.456', featured: true, metadata: '{"tags": ["x"], "level": 1}', views_total: '9007199254740995' },
-        );
+        const stored = {
+          sqlite: { created_at: 1714558830456, type: 'integer', featured: 1, metadata: '{"tags":["x"],"level":1}', views_total: '9007199254740995' },
+          // MariaDB: datetime(6) in UTC, tinyint(1), json as the text written.
+          mysql: { created_at: '2024-05-01 10:20:30.456000', featured: 1, metadata: '{"tags":["x"],"level":1}', views_total: '9007199254740995' },
+          postgres: { created_at: '2024-05-01 10:20:30.456', featured: true, metadata: '{"tags": ["x"], "level": 1}', views_total: '9007199254740995' },
+        };
+        expect(raw).to.deep.equal(stored[kind.client]);
         const read = (await Article.query().findById(created.id as number)) as TableModel;
         expect((read.created_at as Date).toISOString()).to.equal('2024-05-01T10:20:30.456Z');
         expect(read).to.deep.include({ featured: true, metadata: { tags: ['x'], level: 1 }, views_total: '9007199254740995', price: 12.5 });

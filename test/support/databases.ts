@@ -22,8 +22,6 @@ export interface TestDatabaseKind {
  * testDatabaseKinds() runs on MariaDB when TEST_MYSQL_URL is set.
  */
 export const MYSQL_PENDING_SUITES: Readonly<Record<string, string>> = {
-  'test/seed/': 'the checks read stored values and the catalog with SQLite and PostgreSQL SQL (to_char, jsonb_typeof, information_schema with ::int)',
-  'test/storage/': "the catalog helpers (catalog.ts) read SQLite's and PostgreSQL's catalogs only; the layout is not yet compared with one Strapi wrote on MariaDB",
 };
 
 /** The kinds of database every database suite is run on. */

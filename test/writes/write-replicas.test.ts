@@ -9,14 +9,14 @@ import { testDatabaseKinds } from '../support/databases.js';
 import { freshFixture, type FreshFixture } from './support/fixture.js';
 import { WRITE_PERMISSIONS } from './support/write-api.js';
 
-for (const kind of testDatabaseKinds().filter((candidate) => candidate.client === 'postgres')) {
+for (const kind of testDatabaseKinds().filter((candidate) => candidate.client !== 'sqlite')) {
   describe(`writes beside read replicas (${kind.name})`, () => {
     let primary: FreshFixture;
     let stale: FreshFixture;
     let served: ServedApi;
     before(async () => {
-      primary = await freshFixture('postgres', WRITE_PERMISSIONS);
-      stale = await freshFixture('postgres');
+      primary = await freshFixture(kind.client, WRITE_PERMISSIONS);
+      stale = await freshFixture(kind.client);
       served = await serveApi({ root: primary.root, database: primary.url, replicas: [stale.url], watchPermissions: false });
     });
     after(async () => {
