@@ -4,19 +4,11 @@
  * goes away under load hands its share to the others without a request failing, the primary
  * serves reads when no replica answers, and a replica that comes back gets its share back.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadSchema } from '../../plugin/schema/load.js';
-import { copyDatabase } from '../../plugin/storage/copy.js';
-import { openDatabase } from '../../plugin/storage/database.js';
 import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
-import { conformanceKitDir } from '../support/conformance-kit.js';
+import { copySmallFixture, readsUntil, sleep } from '../support/replica-load.js';
 import { mysqlServerUrl } from '../support/databases.js';
 import { createOwnMariadb, createOwnMariadbReplica, ownMariadbUnavailable, type OwnMariadb } from '../support/own-mariadb.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Client connections open on a server other than the one asking: the plugin's pool connects to a server when it reads from it. */
 async function clientConnections(server: OwnMariadb): Promise<number> {
@@ -45,18 +37,7 @@ const unavailable = mysqlServerUrl() ? ownMariadbUnavailable() : 'no MariaDB (TE
   before(async () => {
     primary = await createOwnMariadb({ binlog: true, serverId: 1 });
     replicas = [await createOwnMariadbReplica(primary, 2), await createOwnMariadbReplica(primary, 3)];
-    const dir = mkdtempSync(join(tmpdir(), 'content-api-mariadb-replicas-'));
-    const file = join(dir, 'strapi-small.db');
-    copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), file);
-    const source = openDatabase(`sqlite:${file}`);
-    const target = openDatabase(primary.url);
-    try {
-      await copyDatabase({ from: source, to: target, registry: await loadSchema(repoRoot) });
-    } finally {
-      await source.destroy();
-      await target.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await copySmallFixture(primary.url);
     for (const replica of replicas) await caughtUp(replica);
     served = await serveApi({ root: repoRoot, database: primary.url, replicas: replicas.map((replica) => replica.url), sync: false, connectTimeout: 1_000 });
   });
@@ -64,24 +45,6 @@ const unavailable = mysqlServerUrl() ? ownMariadbUnavailable() : 'no MariaDB (TE
     await served?.close();
     for (const server of [...replicas, primary]) await server?.destroy();
   });
-
-  /** Sends light reads on 4 connections until `done` settles; returns every status. */
-  async function underLoad(done: Promise<unknown>): Promise<number[]> {
-    const statuses: number[] = [];
-    let sending = true;
-    void done.finally(() => (sending = false));
-    await Promise.all(
-      Array.from({ length: 4 }, async (_, connection) => {
-        while (sending) {
-          const response = await served.request.get(`/api/articles/${1 + (statuses.length % 3)}?populate[category][fields][0]=name&c=${connection}`);
-          statuses.push(response.status);
-          await sleep(20);
-        }
-      }),
-    );
-    await done;
-    return statuses;
-  }
 
   it('serves the data the replicas received from the primary, from the replicas', async () => {
     for (const replica of replicas) expect(await clientConnections(replica)).to.equal(0);
@@ -94,7 +57,8 @@ const unavailable = mysqlServerUrl() ? ownMariadbUnavailable() : 'no MariaDB (TE
   });
 
   it('loses no request while a replica goes away, then the other, and they come back', async () => {
-    const statuses = await underLoad(
+    const statuses = await readsUntil(
+      served,
       (async () => {
         await sleep(500);
         await replicas[0]!.stop();

@@ -4,20 +4,12 @@
  * share to the others without a request failing, the primary serves reads when no replica
  * answers, and a replica that comes back gets its share back.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
-import { loadSchema } from '../../plugin/schema/load.js';
-import { copyDatabase } from '../../plugin/storage/copy.js';
-import { openDatabase } from '../../plugin/storage/database.js';
 import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
-import { conformanceKitDir } from '../support/conformance-kit.js';
+import { copySmallFixture, readsUntil, sleep } from '../support/replica-load.js';
 import { postgresServerUrl } from '../support/databases.js';
 import { createOwnPostgres, createOwnReplica, ownPostgresUnavailable, type OwnPostgres } from '../support/own-postgres.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The client connections open on a server, other than this one: the plugin's pool connects to a server when it reads from it. */
 async function clientConnections(url: string): Promise<number> {
@@ -40,18 +32,7 @@ const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no Postgre
 
   before(async () => {
     primary = await createOwnPostgres();
-    const dir = mkdtempSync(join(tmpdir(), 'content-api-replicas-'));
-    const file = join(dir, 'strapi-small.db');
-    copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), file);
-    const source = openDatabase(`sqlite:${file}`);
-    const target = openDatabase(primary.url);
-    try {
-      await copyDatabase({ from: source, to: target, registry: await loadSchema(repoRoot) });
-    } finally {
-      await source.destroy();
-      await target.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await copySmallFixture(primary.url);
     replicas = [await createOwnReplica(primary), await createOwnReplica(primary)];
     served = await serveApi({ root: repoRoot, database: primary.url, replicas: replicas.map((replica) => replica.url), sync: false, connectTimeout: 1_000 });
   });
@@ -60,24 +41,6 @@ const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no Postgre
     for (const server of [...replicas, primary]) await server?.destroy();
   });
 
-  /** Sends light reads on 4 connections until `done` settles; every answer must be a 200. */
-  async function underLoad(done: Promise<unknown>): Promise<number[]> {
-    const statuses: number[] = [];
-    let sending = true;
-    void done.finally(() => (sending = false));
-    await Promise.all(
-      Array.from({ length: 4 }, async (_, connection) => {
-        while (sending) {
-          const response = await served.request.get(`/api/articles/${1 + (statuses.length % 3)}?populate[category][fields][0]=name&c=${connection}`);
-          statuses.push(response.status);
-          await sleep(20);
-        }
-      }),
-    );
-    await done;
-    return statuses;
-  }
-
   it('spreads reads over the replicas', async () => {
     for (const replica of replicas) expect(await clientConnections(replica.url)).to.equal(0);
     for (let index = 0; index < 40; index += 1) expect((await served.request.get('/api/articles?pagination[pageSize]=2')).status).to.equal(200);
@@ -85,7 +48,8 @@ const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no Postgre
   });
 
   it('loses no request while a replica goes away, the primary too, and they come back', async () => {
-    const statuses = await underLoad(
+    const statuses = await readsUntil(
+      served,
       (async () => {
         await sleep(500);
         await replicas[0]!.stop();
