@@ -4,7 +4,7 @@
  * naming the database, instead of a failure inside whatever statement happened to come first.
  */
 import type { Knex } from 'knex';
-import { clientOf, DatabaseUnavailable } from './database.js';
+import { clientOf, DatabaseUnavailable, rawRows } from './database.js';
 
 /** Where the database is, for messages: the SQLite file, or the server's host, port and database (never the password). */
 export function describeDatabase(knex: Knex): string {
@@ -25,12 +25,37 @@ export function describeDatabase(knex: Knex): string {
 }
 
 export async function checkDatabase(knex: Knex): Promise<void> {
+  let problem: string | null;
   try {
     // Reading the schema table makes SQLite read the file's header: a file that is not a database fails here.
-    await knex.raw(clientOf(knex) === 'sqlite' ? 'SELECT count(*) FROM sqlite_master' : 'SELECT 1');
+    if (clientOf(knex) === 'sqlite') await knex.raw('SELECT count(*) FROM sqlite_master');
+    if (clientOf(knex) === 'postgres') await knex.raw('SELECT 1');
+    problem = clientOf(knex) === 'mysql' ? mysqlServerProblem(await mysqlVersion(knex)) : null;
   } catch (error) {
     throw new DatabaseUnavailable(`cannot use the ${describeDatabase(knex)}: ${reason(error)}`);
   }
+  if (problem) throw new DatabaseUnavailable(`cannot use the ${describeDatabase(knex)}: ${problem}`);
+}
+
+async function mysqlVersion(knex: Knex): Promise<string> {
+  const [row] = rawRows<{ version: string }>(knex, await knex.raw('SELECT VERSION() AS version'));
+  return String(row?.version ?? '');
+}
+
+/** The lowest MariaDB served: the first whose JSON_ARRAYAGG takes ORDER BY (and LIMIT). */
+const OLDEST_MARIADB: readonly [number, number] = [10, 5];
+
+/**
+ * Why a server of the mysql2 client cannot be served, from its `VERSION()`, or null. MySQL's
+ * JSON_ARRAYAGG cannot order its elements, and the statements build every list with it: served
+ * anyway, lists would come out in no defined order, so MySQL is refused at start.
+ */
+export function mysqlServerProblem(version: string): string | null {
+  if (!/mariadb/i.test(version)) return `the server is MySQL ${version.split('-')[0]}, which is not supported yet (its JSON_ARRAYAGG cannot order); MariaDB ${OLDEST_MARIADB.join('.')} or later is`;
+  const [major = 0, minor = 0] = version.split(/[.-]/).map(Number);
+  const [oldestMajor, oldestMinor] = OLDEST_MARIADB;
+  if (major < oldestMajor || (major === oldestMajor && minor < oldestMinor)) return `MariaDB ${major}.${minor} is too old: ${OLDEST_MARIADB.join('.')} or later is needed (JSON_ARRAYAGG with ORDER BY)`;
+  return null;
 }
 
 function reason(error: unknown): string {
