@@ -145,6 +145,9 @@ export class StoredObjects {
   /** Removes every object stored or staged so far (a failed request leaves none behind). */
   async removeAll(): Promise<void> {
     await this.discardStaged();
-    await Promise.allSettled(this.stored.splice(0).map((object) => this.provider.delete(object)));
+    const objects = this.stored.splice(0);
+    const results = await Promise.allSettled(objects.map((object) => this.provider.delete(object)));
+    // The store down: the objects stay, named by no row; the logger says which.
+    for (const [index, result] of results.entries()) if (result.status === 'rejected') this.options.report(result.reason, `an object stored for a failed request was not removed from the file storage: ${objects[index].key}`);
   }
 }

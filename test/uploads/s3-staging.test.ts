@@ -3,8 +3,8 @@
  * `<prefix>/.staging/` and copies the objects to their keys only once the row is written: a
  * replacement that fails partway leaves the old row and every old object byte for byte, one that
  * succeeds and an upload leave no staged object, and a copy that fails after the row is written
- * is a 503 whose cause goes to the `logger`, the staged objects removed. Against s3rver on
- * loopback, on every engine.
+ * is a 503 whose cause goes to the `logger`, the staged objects removed; an object a failed
+ * request could not remove is logged by key. Against s3rver on loopback, on every engine.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -132,6 +132,19 @@ for (const kind of testDatabaseKinds()) {
       expect(s3.requests.slice(seen).some((line) => line.startsWith('PUT ') && line.includes('/.staging/'))).to.equal(true);
       expect(await stagedKeys()).to.deep.equal([]);
       expect(errorLines()).to.deep.equal([]);
+    });
+
+    it('a new upload the store fails part-way through: the objects it could not remove are logged by key', async function () {
+      const keys = await s3.keys();
+      // The thumbnail's PUT fails, and so do the deletes that would remove the file stored before it.
+      s3.failWhen((request) => (request.method === 'PUT' && /\/thumbnail_/.test(request.url ?? '')) || request.method === 'DELETE');
+      const response = await post().attach('files', testFile('photo.jpg'), 'stranded.jpg');
+      expect(response.status, JSON.stringify(response.body)).to.equal(503);
+      const stranded = (await s3.keys()).filter((key) => !keys.includes(key));
+      expect(stranded).to.have.length.greaterThan(0);
+      const prefix = 'an object stored for a failed request was not removed from the file storage: ';
+      const named = errorLines().map((line) => String(line.msg)).filter((message) => message.startsWith(prefix));
+      expect(named.map((message) => `${PREFIX}/${message.slice(prefix.length)}`).sort()).to.deep.equal(stranded);
     });
 
     it('a copy that fails after the row is written is a 503, logged, and the staged objects are removed', async function () {
