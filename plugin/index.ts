@@ -68,7 +68,7 @@ export type { WebhookConfig, WebhookEvent, WebhookTarget } from './webhooks/conf
 export { signature as webhookSignature } from './webhooks/send.js';
 export type { UploadOptions } from './upload/options.js';
 export type { MediaApi, MediaUploadInfo } from './upload/host-upload.js';
-export type { StorageProvider, StoredObject, StoredLocation } from './upload/provider.js';
+export type { StorageProvider, StagingProvider, StagedObject, StoredObject, StoredLocation } from './upload/provider.js';
 export { createLocalProvider, type LocalProviderOptions } from './upload/local-provider.js';
 export { createS3Provider, type S3ProviderOptions } from './upload/s3-provider.js';
 
@@ -350,7 +350,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   };
   const upload = options.upload === false ? null : uploadSettings(options.upload ?? {}, root);
   // One library for the routes and the host's `api.media`: one limit on the images processed at once.
-  const mediaLibrary = upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error) => (options.logger ? options.logger.error({ err: error }, 'a stored file no longer needed was not removed') : undefined)) : null;
+  const mediaLibrary = upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error, message) => (options.logger ? options.logger.error({ err: error }, message) : undefined)) : null;
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');
   // One swap of the whole snapshot: a request sees the old rules or the new, never a mix.
   const reloadPermissions = async (): Promise<void> => {

@@ -11,34 +11,13 @@ import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SAFE_KEY, type StorageProvider, type StoredLocation, type StoredObject } from './provider.js';
+import { SAFE_KEY, type StagedObject, type StagingProvider, type StoredLocation, type StoredObject } from './provider.js';
 
 export interface LocalProviderOptions {
   /** The folder holding the objects; created at the first upload. */
   readonly folder: string;
   /** The URL path the folder is served at (default `/uploads`). */
   readonly urlPrefix?: string;
-}
-
-/** An object put beside its place, not yet in it: `commit` renames it into place, `discard` removes it. */
-export interface StagedObject {
-  readonly location: StoredLocation;
-  commit(): Promise<void>;
-  discard(): Promise<void>;
-}
-
-/**
- * A provider that can stage an object from a file on disk. The media library uses it to put every
- * object of a request in place only once its rows are written: a replacement that fails partway
- * leaves the old objects as they were.
- */
-export interface StagingProvider extends StorageProvider {
-  /** Takes the file at `path` (moved or copied: the caller no longer needs it). */
-  stage(object: StoredObject, path: string): Promise<StagedObject>;
-}
-
-export function isStagingProvider(provider: StorageProvider): provider is StagingProvider {
-  return typeof (provider as Partial<StagingProvider>).stage === 'function';
 }
 
 /** The path of an object in `folder`; a key that could leave the folder is refused. */
@@ -66,10 +45,12 @@ export function createLocalProvider(options: LocalProviderOptions): StagingProvi
   const staged = (object: StoredObject, partial: string): StagedObject => ({
     location: location(object),
     commit: () => rename(partial, localPath(folder, object.key)),
+    // After the commit's rename there is no partial file left: nothing to do.
     discard: () => rm(partial, { force: true }),
   });
   return {
     name: 'local',
+    stageNewObjects: true,
     async upload(object: StoredObject, content: Readable) {
       const target = localPath(folder, object.key);
       await mkdir(folder, { recursive: true });

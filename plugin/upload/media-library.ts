@@ -18,7 +18,7 @@ import { Limiter } from './limiter.js';
 import type { ReceivedFile, UploadForm } from './multipart.js';
 import type { UploadSettings } from './options.js';
 import { prepareFile, type PrepareContext, type PreparedFile } from './prepare-file.js';
-import { StoredObjects, type StoredFile } from './store-objects.js';
+import { StoredObjects, type StorageReport, type StoredFile } from './store-objects.js';
 
 export class MediaLibrary {
   readonly limiter: Limiter;
@@ -29,8 +29,8 @@ export class MediaLibrary {
     readonly settings: UploadSettings,
     /** The time budget of a write's transaction (ms), counted from its start: receiving and processing large files does not use it up. */
     private readonly timeout: number,
-    /** Where a failure to remove an object no longer needed goes (it does not fail the request). */
-    readonly report: (error: unknown) => void,
+    /** Where storage failures go: an object not removed (which does not fail the request), the cause of a 503. */
+    readonly report: StorageReport,
   ) {
     this.limiter = new Limiter(settings.imageConcurrency);
   }
@@ -78,7 +78,7 @@ export class MediaLibrary {
    * when `write` fails, the objects are removed again.
    */
   async storedWhile<T>(prepared: readonly PreparedFile[], write: (stored: readonly StoredFile[]) => Promise<T>): Promise<T> {
-    const objects = new StoredObjects(this.settings.provider);
+    const objects = new StoredObjects(this.settings.provider, { replacing: false, report: this.report });
     try {
       const stored: StoredFile[] = [];
       for (const file of prepared) stored.push(await objects.putFile(file));
@@ -114,11 +114,11 @@ export class MediaLibrary {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('Entity not found');
     const file = await prepareFile(form.files[0] as ReceivedFile, info?.name, { settings: this.settings, limiter: this.limiter, folder }, { hash: existing.hash, ext: existing.ext });
-    // The new objects keep the old keys. A staging provider (local) puts them in place only once
-    // the row is written, so a replacement that fails partway leaves the old file whole; another
-    // provider overwrites them as they are stored, and a failure after that leaves the new content
-    // under the old row rather than no content at all.
-    const objects = new StoredObjects(this.settings.provider);
+    // The new objects keep the old keys. A staging provider (local, s3) puts them in place only
+    // once the row is written, so a replacement that fails partway leaves the old file whole;
+    // another provider overwrites them as they are stored, and a failure after that leaves the new
+    // content under the old row rather than no content at all.
+    const objects = new StoredObjects(this.settings.provider, { replacing: true, report: this.report });
     let stored: StoredFile;
     try {
       stored = await objects.putFile(file);
@@ -131,10 +131,17 @@ export class MediaLibrary {
       await objects.discardStaged();
       throw error;
     }
-    await objects.commitStaged();
-    if (existing.provider === this.settings.provider.name) {
-      const kept = new Set(stored.objects.map((object) => object.key));
-      await this.removeObjects(existing.objects.filter((object) => !kept.has(object.key)));
+    try {
+      // The row is written: a commit that fails (logged, a 503) leaves some objects with the old
+      // content under the new row, until the replacement is sent again.
+      await objects.commitStaged();
+    } finally {
+      await objects.discardStaged();
+      // The old formats the row no longer names go either way.
+      if (existing.provider === this.settings.provider.name) {
+        const kept = new Set(stored.objects.map((object) => object.key));
+        await this.removeObjects(existing.objects.filter((object) => !kept.has(object.key)));
+      }
     }
   }
 
@@ -162,7 +169,7 @@ export class MediaLibrary {
 
   private async removeObjects(objects: readonly { key: string; mime: string }[]): Promise<void> {
     const results = await Promise.allSettled(objects.map((object) => this.settings.provider.delete(object)));
-    for (const result of results) if (result.status === 'rejected') this.report(result.reason);
+    for (const result of results) if (result.status === 'rejected') this.report(result.reason, 'a stored file no longer needed was not removed');
   }
 }
 

@@ -30,5 +30,41 @@ export interface StorageProvider {
   delete(object: StoredObject): Promise<void>;
 }
 
+/**
+ * An object stored where no reader looks for it, not yet under its key. `commit` puts it in place;
+ * `discard` removes the staged copy, whether it was committed or not (after a rename, nothing is
+ * left to remove; after a copy, the staged copy is). The media library discards every object it
+ * staged once the request is done, and reports a failure to do so to the `logger`.
+ */
+export interface StagedObject {
+  /** Where the object is once committed: what the `files` row keeps. */
+  readonly location: StoredLocation;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * A provider that can stage an object. The media library stages the objects of a replacement
+ * (which keep the old keys) and commits them only once the row is written, so a replacement that
+ * fails partway leaves the old objects as they were. The `local` provider stages beside the
+ * folder's objects and commits by a rename; the `s3` one stages under `<prefix>/.staging/` and
+ * commits by a copy.
+ */
+export interface StagingProvider extends StorageProvider {
+  /** Stages the file at `path` (the caller no longer needs it: it may be moved) as `object`. */
+  stage(object: StoredObject, path: string): Promise<StagedObject>;
+  /**
+   * Whether new objects (keys that replace nothing) are staged too rather than stored with
+   * `upload` (default false: a new key has nothing to protect, and a staged copy costs a request).
+   * The `local` provider says true: its staging moves the received file in by a rename, cheaper
+   * than `upload`'s copy of the bytes.
+   */
+  readonly stageNewObjects?: boolean;
+}
+
+export function isStagingProvider(provider: StorageProvider): provider is StagingProvider {
+  return typeof (provider as Partial<StagingProvider>).stage === 'function';
+}
+
 /** A storage key the media library makes: what `StoredObject.key` promises. */
 export const SAFE_KEY = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;

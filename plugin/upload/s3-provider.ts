@@ -7,10 +7,16 @@
  * `partSize` bytes in memory at once, whatever the file's size); a failed multipart upload is
  * aborted, so no part of it stays in the bucket. The SDK is loaded at the first upload: an app
  * on the `local` provider never pays for it.
+ *
+ * A replacement's objects are staged: uploaded under `<prefix>/.staging/<random>/<key>`, copied to
+ * their key (a copy inside the store: the bytes are not sent again) once the row is written, the
+ * staged copy then deleted. S3 has no rename; a copy is what puts an object in place whole.
  */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ObjectCannedACL, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { SAFE_KEY, type StorageProvider, type StoredLocation, type StoredObject } from './provider.js';
+import { SAFE_KEY, type StagedObject, type StagingProvider, type StoredLocation, type StoredObject } from './provider.js';
 
 export interface S3ProviderOptions {
   readonly bucket: string;
@@ -42,10 +48,13 @@ const PARTS_AT_ONCE = 4;
 const CONNECTION_TIMEOUT_MS = 5_000;
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
+/** The folder of staged objects under the prefix: a dot-name, which no key the media library makes starts with. */
+const STAGING_FOLDER = '.staging';
+
 /** One path segment of a prefix: what a key may hold, never `.` or `..`. */
 const PREFIX_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
 
-export function createS3Provider(options: S3ProviderOptions): StorageProvider {
+export function createS3Provider(options: S3ProviderOptions): StagingProvider {
   if (!options.bucket) throw new Error('The s3 upload provider needs a bucket');
   const prefix = keyPrefix(options.prefix);
   // Known here, not left to the SDK, because the objects' URLs name it.
@@ -57,31 +66,50 @@ export function createS3Provider(options: S3ProviderOptions): StorageProvider {
     if (!SAFE_KEY.test(object.key)) throw new Error(`unsafe storage key ${JSON.stringify(object.key)}`);
     return `${prefix}${object.key}`;
   };
+  const location = (key: string): StoredLocation => ({ url: `${bucketUrl}${key}`, providerMetadata: null });
+  const put = async (key: string, mime: string, content: Readable): Promise<void> => {
+    const { Upload } = await import('@aws-sdk/lib-storage');
+    const upload = new Upload({
+      client: await s3(),
+      params: { Bucket: options.bucket, Key: key, Body: content, ContentType: mime, ...(options.acl ? { ACL: options.acl } : {}) },
+      partSize: PART_BYTES,
+      queueSize: PARTS_AT_ONCE,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } finally {
+      // The source is read to its end or, after a failure, released (its file descriptor closed).
+      content.destroy();
+    }
+  };
+  const remove = async (key: string): Promise<void> => {
+    const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+    // S3 answers a key that is already gone with a success.
+    await (await s3()).send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+  };
+  const copy = async (from: string, to: string): Promise<void> => {
+    const { CopyObjectCommand } = await import('@aws-sdk/client-s3');
+    // The content type is copied with the object (MetadataDirective COPY, the default); an ACL is not.
+    const source = `${options.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+    await (await s3()).send(new CopyObjectCommand({ Bucket: options.bucket, Key: to, CopySource: source, ...(options.acl ? { ACL: options.acl } : {}) }));
+  };
   return {
     name: S3_PROVIDER_NAME,
     async upload(object: StoredObject, content: Readable): Promise<StoredLocation> {
       const key = keyOf(object);
-      const { Upload } = await import('@aws-sdk/lib-storage');
-      const upload = new Upload({
-        client: await s3(),
-        params: { Bucket: options.bucket, Key: key, Body: content, ContentType: object.mime, ...(options.acl ? { ACL: options.acl } : {}) },
-        partSize: PART_BYTES,
-        queueSize: PARTS_AT_ONCE,
-        leavePartsOnError: false,
-      });
-      try {
-        await upload.done();
-      } finally {
-        // The source is read to its end or, after a failure, released (its file descriptor closed).
-        content.destroy();
-      }
-      return { url: `${bucketUrl}${key}`, providerMetadata: null };
+      await put(key, object.mime, content);
+      return location(key);
+    },
+    async stage(object: StoredObject, path: string): Promise<StagedObject> {
+      const key = keyOf(object);
+      const stagingKey = `${prefix}${STAGING_FOLDER}/${randomBytes(8).toString('hex')}/${object.key}`;
+      // A failed upload leaves nothing (a multipart upload is aborted), so there is nothing to discard yet.
+      await put(stagingKey, object.mime, createReadStream(path));
+      return { location: location(key), commit: () => copy(stagingKey, key), discard: () => remove(stagingKey) };
     },
     async delete(object: StoredObject): Promise<void> {
-      const key = keyOf(object);
-      const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
-      // S3 answers a key that is already gone with a success.
-      await (await s3()).send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+      await remove(keyOf(object));
     },
   };
 }

@@ -2,7 +2,8 @@
  * A replacement (`POST /api/upload?id=N` with a file) that fails partway leaves the old file
  * whole: the local provider stages the new objects beside the old ones and renames them into
  * place only once the row is written. And the local provider moves a file into its folder by a
- * rename, copying it only across devices (EXDEV). On SQLite and PostgreSQL.
+ * rename, copying it only across devices (EXDEV). The storage's error, which the 503 does not
+ * carry, goes to the `logger`. On SQLite and PostgreSQL.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { expect } from 'chai';
 import { createLocalProvider, type StorageProvider } from '../../plugin/index.js';
 import type { StoredObject } from '../../plugin/upload/provider.js';
 import { testDatabaseKinds } from '../support/databases.js';
+import { memoryLog } from './support/memory-log.js';
 import { testFile, uploadApi, type UploadApi } from './support/upload-api.js';
 
 /** Every object in the folder with a digest of its bytes. */
@@ -38,7 +40,8 @@ for (const kind of testDatabaseKinds()) {
         return local.stage(object, path);
       },
     };
-    before(async () => (api = await uploadApi(kind.client, { provider })));
+    const log = memoryLog();
+    before(async () => (api = await uploadApi(kind.client, { provider }, {}, undefined, { logger: log.logger })));
     after(async () => {
       await api?.close();
       rmSync(folder, { recursive: true, force: true });
@@ -59,6 +62,9 @@ for (const kind of testDatabaseKinds()) {
       expect(replaced.status, JSON.stringify(replaced.body)).to.equal(503);
       expect((await api.as('editor', api.request.get(`/api/upload/files/${id}`))).body).to.deep.equal(before);
       expect(contents(folder)).to.deep.equal(objects);
+      const errors = log.records().filter((record) => record.level === 50);
+      expect(errors.map((record) => (record.err as { message?: string } | undefined)?.message)).to.deep.equal(['the storage failed']);
+      expect(errors[0].msg).to.match(/^the file storage did not take the object [a-z]+_\S+\.jpg: answered 503$/);
     });
 
     it('replaces the objects in place once the row is written', async function () {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type supertest from 'supertest';
 import { tokenHash } from '../../../plugin/access/tokens.js';
-import type { UploadOptions } from '../../../plugin/index.js';
+import type { ContentApiOptions, UploadOptions } from '../../../plugin/index.js';
 import type { DatabaseClient } from '../../../plugin/storage/database.js';
 import { serveApi, type ServedApi } from '../../support/api.js';
 import { freshFixture, type FreshFixture } from '../../writes/support/fixture.js';
@@ -57,12 +57,21 @@ export function testFile(name: string): Buffer {
   return readFileSync(join(UPLOADS_DIR, 'files', name));
 }
 
-/** `extraSchema`: more schema files (path under the schema folder → YAML text), synced into the copy at start. */
-export async function uploadApi(client: DatabaseClient, upload: UploadOptions = {}, extraSchema: Record<string, string> = {}, permissions = UPLOAD_PERMISSIONS): Promise<UploadApi & { readonly fixture: FreshFixture }> {
+/**
+ * `extraSchema`: more schema files (path under the schema folder → YAML text), synced into the copy
+ * at start; `options`: more of the API's options (a `logger`).
+ */
+export async function uploadApi(
+  client: DatabaseClient,
+  upload: UploadOptions = {},
+  extraSchema: Record<string, string> = {},
+  permissions = UPLOAD_PERMISSIONS,
+  options: Partial<ContentApiOptions> = {},
+): Promise<UploadApi & { readonly fixture: FreshFixture }> {
   const fixture = await freshFixture(client, permissions);
   for (const [path, text] of Object.entries(extraSchema)) writeFileSync(join(fixture.root, path), text);
   const storage = mkdtempSync(join(tmpdir(), 'content-api-upload-storage-'));
-  const served = await serveApi({ root: fixture.root, database: fixture.url, watchPermissions: false, upload: { folder: storage, ...upload } });
+  const served = await serveApi({ ...options, root: fixture.root, database: fixture.url, watchPermissions: false, upload: { folder: storage, ...upload } });
   return {
     ...served,
     fixture,
