@@ -5,6 +5,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import { HelpRequested, UsageError } from './cli/common.js';
 import { SchemaError } from './schema/problems.js';
 
@@ -73,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`content-api ${name}: ${error.message}\n`);
       return 1;
     }
-    const message = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
+    const message = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : inspect(error, { depth: 2, breakLength: Infinity });
     process.stderr.write(`content-api ${name}: ${message}${verbose ? '' : ' (--verbose for details)'}\n`);
     return 1;
   }

@@ -197,7 +197,7 @@ export class SqlitePool {
     };
     const worker = new Worker(WORKER_URL, { workerData: setup });
     worker.on('message', (response: WorkerResponse | 'ready') => (response === 'ready' ? (slot.ready = true) : this.settle(slot, response)));
-    worker.on('error', (error) => this.lose(slot, worker, error));
+    worker.on('error', (error) => this.lose(slot, worker, workerError(error)));
     worker.unref();
     slot.worker = worker;
     return slot;
@@ -253,6 +253,17 @@ export class SqlitePool {
   }
 }
 
+/**
+ * What a worker thread failed with, as an Error: an error of a class the main thread does not know
+ * (better-sqlite3's SqliteError) crosses the thread boundary as a plain object holding its code.
+ */
+function workerError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const reason = typeof message === 'string' ? message : typeof code === 'string' ? code : 'no reason given';
+  return Object.assign(new Error(`the SQLite read worker failed: ${reason}`), typeof code === 'string' ? { code } : {});
+}
+
 /** Resolves on the worker's 'ready' message; rejects if it fails or exits first. */
 function readiness(worker: Worker): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -262,7 +273,7 @@ function readiness(worker: Worker): Promise<void> {
       resolve();
     };
     worker.on('message', onMessage);
-    worker.once('error', reject);
+    worker.once('error', (error) => reject(workerError(error)));
     worker.once('exit', (code) => reject(new Error(`the SQLite read worker exited (${code}) before opening the database`)));
   });
 }

@@ -75,10 +75,17 @@ const cancelled = () => Atomics.load(cancel, 0) !== 0;
  */
 const REOPEN_AFTER_PREPARES = 500;
 
+/**
+ * How long opening may wait for another connection's lock (ms): setting the page cache reads the
+ * schema, which a writer changing the journal mode or the schema (sync, at start) holds locked.
+ */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
+
 function open(): { database: Database.Database; statements: SqliteStatements } {
-  const database = new Database(setup.filename, { fileMustExist: true, timeout: 0 });
+  const database = new Database(setup.filename, { fileMustExist: true, timeout: OPEN_BUSY_TIMEOUT_MS });
   database.pragma('query_only = ON');
   database.pragma(`cache_size = -${READ_WORKER_CACHE_KB}`);
+  database.pragma('busy_timeout = 0');
   registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
   return { database, statements: new SqliteStatements(database) };
 }
