@@ -21,6 +21,8 @@ export interface OwnMariadb {
   /** `mysql://root@127.0.0.1:<port>/test` (the `test` database is created empty). */
   readonly url: string;
   readonly port: number;
+  /** The server's own tmpdir, where its internal temporary tables' files are. */
+  readonly tmpdir: string;
   start(): Promise<void>;
   /** A normal shutdown (SIGTERM): open connections are closed by the server. */
   stop(): Promise<void>;
@@ -68,7 +70,10 @@ export async function createOwnMariadb(options: OwnMariadbOptions = {}): Promise
     chownSync(data, uid, gid);
   }
   try {
-    await promisify(execFile)(INSTALL, ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...userArgs], {
+    // The bootstrap server deletes every `#sql…` file of its tmpdir when it starts: with the
+    // default (/tmp) that is the shared server's internal temporary tables under way, and
+    // MariaDB 10.11 crashes (signal 11) when it cannot open one it has just created.
+    await promisify(execFile)(INSTALL, ['--no-defaults', `--datadir=${data}`, `--tmpdir=${dir}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...userArgs], {
       timeout: 120_000,
     });
   } catch (error) {
@@ -124,6 +129,7 @@ export async function createOwnMariadb(options: OwnMariadbOptions = {}): Promise
   return {
     url: `mysql://root@127.0.0.1:${port}/test`,
     port,
+    tmpdir: dir,
     start,
     stop,
     sql,
