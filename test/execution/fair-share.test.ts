@@ -49,12 +49,15 @@ for (const kind of testDatabaseKinds()) {
       const flood = Array.from({ length: FLOOD }, () => send('flood'));
       // The flood holds the heavy slots and waits for more when the other token asks.
       await new Promise((resolve) => setTimeout(resolve, 100));
+      // What the flood finished before the other token asked is not the queue's doing: a busy machine
+      // may be slower to send the flood than to run it.
+      const finishedWhenAsked = finished.length;
       const other = await send('other');
       const answers = await Promise.all(flood);
       expect(other.status).to.equal(200);
       for (const answer of answers) expect([200, 503], answer.text.slice(0, 200)).to.include(answer.status);
       const turn = finished.indexOf('other 200');
-      const servedBefore = finished.slice(0, turn).filter((entry) => entry === 'flood 200').length;
+      const servedBefore = finished.slice(finishedWhenAsked, turn).filter((entry) => entry === 'flood 200').length;
       const servedAfter = finished.slice(turn + 1).filter((entry) => entry === 'flood 200').length;
       // First come first served, it would have waited for all of them: here only for those running
       // when it came (two heavy slots at most) and one started beside it.
