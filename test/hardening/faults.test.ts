@@ -12,10 +12,10 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { serveApi, type ServedApi } from '../support/api.js';
 import { conformanceKitDir } from '../support/conformance-kit.js';
-import { createOwnPostgres, ownPostgresUnavailable, type OwnPostgres } from '../support/own-postgres.js';
+import { createOwnPostgres, ownPostgresUnavailable } from '../support/own-postgres.js';
 import { cliPath, freePort, repoRoot } from '../support/server.js';
 import { mysqlServerUrl, postgresServerUrl } from '../support/databases.js';
-import { createOwnMariadb, ownMariadbUnavailable, type OwnMariadb } from '../support/own-mariadb.js';
+import { createOwnMariadb, ownMariadbUnavailable } from '../support/own-mariadb.js';
 
 interface Exited {
   readonly code: number | null;
@@ -184,40 +184,35 @@ async function expectOutageAnsweredAndRecovered(served: ServedApi, server: { sto
   expect(after.every((answer) => answer.status === 200), JSON.stringify(after)).to.equal(true);
 }
 
-const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no PostgreSQL (TEST_DATABASE_URL unset)';
-(unavailable ? describe.skip : describe)(`faults: a PostgreSQL server that stops and starts again${unavailable ? ` (skipped: ${unavailable})` : ''}`, function () {
-  this.timeout(120_000);
-  let server: OwnPostgres;
-  let served: ServedApi;
-  before(async () => {
-    server = await createOwnPostgres();
-    served = await serveApi({ root: repoRoot, database: server.url, timeout: 5_000, connectTimeout: 2_000 });
-  });
-  after(async () => {
-    await served?.close();
-    await server?.destroy();
-  });
+/** A database server of the test's own that it may stop and start without touching the shared ones. */
+interface OwnServer {
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  destroy(): Promise<void>;
+}
 
-  it('answers only 503s in the envelope within the connect timeout while it is down, and 200s once it is back, without a restart', async () => {
-    await expectOutageAnsweredAndRecovered(served, server);
-  });
-});
+const ownServers: { name: string; unavailable: string | null; timeout: number; create: () => Promise<OwnServer> }[] = [
+  { name: 'PostgreSQL', unavailable: postgresServerUrl() ? ownPostgresUnavailable() : 'no PostgreSQL (TEST_DATABASE_URL unset)', timeout: 120_000, create: createOwnPostgres },
+  { name: 'MariaDB', unavailable: mysqlServerUrl() ? ownMariadbUnavailable() : 'no MariaDB (TEST_MYSQL_URL unset)', timeout: 180_000, create: () => createOwnMariadb() },
+];
 
-const mariadbUnavailable = mysqlServerUrl() ? ownMariadbUnavailable() : 'no MariaDB (TEST_MYSQL_URL unset)';
-(mariadbUnavailable ? describe.skip : describe)(`faults: a MariaDB server that stops and starts again${mariadbUnavailable ? ` (skipped: ${mariadbUnavailable})` : ''}`, function () {
-  this.timeout(180_000);
-  let server: OwnMariadb;
-  let served: ServedApi;
-  before(async () => {
-    server = await createOwnMariadb();
-    served = await serveApi({ root: repoRoot, database: server.url, timeout: 5_000, connectTimeout: 2_000 });
-  });
-  after(async () => {
-    await served?.close();
-    await server?.destroy();
-  });
+for (const { name, unavailable, timeout, create } of ownServers) {
+  (unavailable ? describe.skip : describe)(`faults: a ${name} server that stops and starts again${unavailable ? ` (skipped: ${unavailable})` : ''}`, function () {
+    this.timeout(timeout);
+    let server: OwnServer;
+    let served: ServedApi;
+    before(async () => {
+      server = await create();
+      served = await serveApi({ root: repoRoot, database: server.url, timeout: 5_000, connectTimeout: 2_000 });
+    });
+    after(async () => {
+      await served?.close();
+      await server?.destroy();
+    });
 
-  it('answers only 503s in the envelope within the connect timeout while it is down, and 200s once it is back, without a restart', async () => {
-    await expectOutageAnsweredAndRecovered(served, server);
+    it('answers only 503s in the envelope within the connect timeout while it is down, and 200s once it is back, without a restart', async () => {
+      await expectOutageAnsweredAndRecovered(served, server);
+    });
   });
-});
+}
