@@ -126,10 +126,10 @@ function refuseEarly({ root, figures }: Plan, estimate: Estimate | null, maxByte
 /** The statement with this request's id in place of the cached plan's, and the caller's values in place of the rules' variables. */
 export function boundStatement(statement: Statement, id: number | null, caller: CallerValues): Statement {
   const bound = bindCallerValues(statement.values, caller);
-  if (id === null) return bound === statement.values ? statement : { sql: statement.sql, values: bound };
+  if (id === null) return bound === statement.values ? statement : { ...statement, values: bound };
   const values = [...bound];
   values[FIND_ONE_ID_INDEX] = id;
-  return { sql: statement.sql, values };
+  return { ...statement, values };
 }
 
 export async function read(engine: ReadEngine, request: ReadRequest): Promise<ReadResult> {

@@ -93,9 +93,11 @@ async function handle(
   if (cacheControl) ctx.set('Cache-Control', cacheControl);
   ctx.vary('Authorization');
   if (options.serverTiming) {
-    // `lane`: the statement ran on the event loop, not on a SQLite read worker (sql/sqlite-executor.ts).
+    // `lane`: the statement ran on the event loop, not on a SQLite read worker (sql/sqlite-executor.ts);
+    // `total`: the list's total was known, not counted (sql/sqlite-known-totals.ts).
     const lane = result.stats.onEventLoop ? ', lane;desc="event-loop"' : '';
-    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"${lane}`);
+    const total = result.stats.totalsKnown ? ', total;desc="known"' : '';
+    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"${lane}${total}`);
   }
   sendRead(ctx, result);
 }

@@ -114,13 +114,14 @@ export interface BodyAnswer {
   readonly rows?: number;
   readonly size?: number;
   readonly etag?: string;
+  readonly totalKnown?: boolean;
 }
 
 /** The body of a worker's answer, on the event loop: borrowed from the worker's slab, or the transferred bytes (none above the budget). */
 export function receivedBody(answer: BodyAnswer, lent: Int32Array): BuiltBody {
-  const etag = answer.etag ? { etag: answer.etag } : {};
-  if (answer.lent) return { ...borrowedBody(lent, answer.lent, answer.size!), rows: answer.rows ?? 0, size: answer.size!, ...etag };
+  const known = { ...(answer.etag ? { etag: answer.etag } : {}), ...(answer.totalKnown ? { totalKnown: true } : {}) };
+  if (answer.lent) return { ...borrowedBody(lent, answer.lent, answer.size!), rows: answer.rows ?? 0, size: answer.size!, ...known };
   // Transferred from the worker: a Uint8Array over the moved ArrayBuffer.
   const bytes = answer.bytes ? Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength) : Buffer.alloc(0);
-  return { bytes, rows: answer.rows ?? 0, size: answer.size ?? bytes.length, ...etag };
+  return { bytes, rows: answer.rows ?? 0, size: answer.size ?? bytes.length, ...known };
 }

@@ -26,30 +26,53 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   const shape = answerShape(root);
   const single = shape === 'entry';
   const head = textParameter(context, single ? '{"data":' : '{"data":[');
-  const tail = single ? textParameter(context, ',"meta":{}}') : shape === 'locales' ? textParameter(context, '],"meta":{}}') : paginationTail(context, root, countFrom);
   const joined = `coalesce(${dialect.joinText('listed."entry"', root.action === 'findOne' ? null : `listed."${POSITION}"`)}, '${single ? 'null' : ''}')`;
-  const sql = `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries" FROM (${entries}) AS listed`;
-  return { sql, values: context.values };
+  const body = (tail: string) => `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries"`;
+  if (single || shape === 'locales') {
+    const tail = textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}');
+    return { sql: `${body(tail)} FROM (${entries}) AS listed`, values: context.values };
+  }
+  if (!countFrom) return { sql: `${body(uncountedTail(context, root))} FROM (${entries}) AS listed`, values: context.values };
+  const tail = paginationTail(context, root);
+  if (!dialect.knownTotal) return { sql: `${body(`(SELECT ${tail('count(*)')} ${countFrom})`)} FROM (${entries}) AS listed`, values: context.values };
+  // The count once, in a materialized CTE: the body's tail and the row's `total` read it.
+  const counted = `WITH "counted" AS MATERIALIZED (SELECT count(*) AS "total" ${countFrom}) `;
+  return {
+    sql: `${counted}${body(`(SELECT ${tail('"total"')} FROM "counted")`)}, (SELECT "total" FROM "counted") AS "total" FROM (${entries}) AS listed`,
+    values: context.values,
+    givenTotal: {
+      sql: `${body(`(${tail(`CAST(${dialect.knownTotal} AS INTEGER)`)})`)} FROM (${entries}) AS listed`,
+      count: `SELECT count(*) ${countFrom}`,
+    },
+  };
+}
+
+/** The pagination's opening: `],"meta":{"pagination":{"page":1,"pageSize":25` or its start and limit. */
+function paginationOpening(root: RootQuery): string {
+  const { pagination } = root;
+  return pagination.mode === 'page' ? `],"meta":{"pagination":{"page":${pagination.page},"pageSize":${pagination.pageSize}` : `],"meta":{"pagination":{"start":${pagination.start},"limit":${pagination.limit}`;
+}
+
+/** `],"meta":{"pagination":{…}}}` of a list that is not counted. */
+function uncountedTail(context: CompileContext, root: RootQuery): string {
+  return textParameter(context, `${paginationOpening(root)}}}}`);
 }
 
 /**
- * `],"meta":{"pagination":{…}}}`. With a count, the total comes from a scalar subquery computed
- * once (both engines compute an identical aggregate once), and pageCount is its ceiling division.
+ * `],"meta":{"pagination":{…}}}` of a counted list, given the expression of its total: counted
+ * by a scalar subquery (both engines compute an identical aggregate once), or known to the
+ * executor; pageCount is its ceiling division. The parameters are made once, so that every form
+ * of the tail shares them.
  */
-function paginationTail(context: CompileContext, root: RootQuery, countFrom: string | null): string {
-  const { pagination } = root;
-  const opening = pagination.mode === 'page' ? `],"meta":{"pagination":{"page":${pagination.page},"pageSize":${pagination.pageSize}` : `],"meta":{"pagination":{"start":${pagination.start},"limit":${pagination.limit}`;
-  if (!countFrom) return textParameter(context, `${opening}}}}`);
-  const total = 'count(*)';
-  let counted: string;
-  if (pagination.mode === 'page') {
-    const size = `CAST(${context.parameter(pagination.pageSize)} AS INTEGER)`;
-    const pageCount = context.dialect.integerDivide(`${total} + ${size} - 1`, size);
-    counted = `${textParameter(context, `${opening},"pageCount":`)} || (${pageCount}) || ',"total":' || ${total} || '}}}'`;
-  } else {
-    counted = `${textParameter(context, `${opening},"total":`)} || ${total} || '}}}'`;
+function paginationTail(context: CompileContext, root: RootQuery): (total: string) => string {
+  const opening = paginationOpening(root);
+  if (root.pagination.mode === 'page') {
+    const size = `CAST(${context.parameter(root.pagination.pageSize)} AS INTEGER)`;
+    const beforeCount = textParameter(context, `${opening},"pageCount":`);
+    return (total) => `${beforeCount} || (${context.dialect.integerDivide(`${total} + ${size} - 1`, size)}) || ',"total":' || ${total} || '}}}'`;
   }
-  return `(SELECT ${counted} ${countFrom})`;
+  const beforeTotal = textParameter(context, `${opening},"total":`);
+  return (total) => `${beforeTotal} || ${total} || '}}}'`;
 }
 
 /** Typed, so that PostgreSQL need not infer a type for a parameter that `||` takes. */

@@ -16,6 +16,18 @@ import { compileBody, POSITION } from './compile-body.js';
 export interface Statement {
   readonly sql: string;
   readonly values: readonly unknown[];
+  /**
+   * A list's body on an engine that keeps totals (Dialect.knownTotal): `sql` then also hands the
+   * list's total out, and this twin takes it instead of counting.
+   */
+  readonly givenTotal?: GivenTotal;
+}
+
+export interface GivenTotal {
+  /** The same body statement, with the total as the dialect's `knownTotal` parameter. */
+  readonly sql: string;
+  /** The count the total stands for, with the statement's parameters: what a known total is kept under. */
+  readonly count: string;
 }
 
 export interface CompiledRequest {
@@ -45,7 +57,8 @@ export function compileRequest(dialect: Dialect, root: RootQuery): CompiledReque
 export function explainedStatements(dialect: Dialect, root: RootQuery): { label: string; sql: string; values: readonly unknown[] }[] {
   const compiled = compileRequest(dialect, root);
   return [
-    { label: 'statement', ...compiled.body },
+    { label: 'statement', sql: compiled.body.sql, values: compiled.body.values },
+    ...(compiled.body.givenTotal ? [{ label: 'the statement once its total is known (the count kept while the data is unchanged)', sql: compiled.body.givenTotal.sql, values: compiled.body.values }] : []),
     { label: 'entries (inside the statement)', ...compiled.entries },
     ...(isCounted(root) ? [{ label: 'count (inside the statement)', ...compileCount(dialect, root) }] : []),
   ];

@@ -17,6 +17,8 @@ export interface ExecutionStats {
   milliseconds: number;
   /** Statements run on the event loop rather than by a read worker (SQLite's tiny ones: sqlite-executor.ts). */
   onEventLoop?: number;
+  /** Lists built with their total known, not counted (SQLite: sqlite-known-totals.ts). */
+  totalsKnown?: number;
 }
 
 /** What the request knows of a statement before it runs, for admission. */

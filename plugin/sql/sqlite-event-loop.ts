@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
+import type { Statement } from './compile.js';
 import { SqliteStatements, type BuiltBody } from './sqlite-statements.js';
 
 export interface Ran<T> {
@@ -31,8 +32,8 @@ export class EventLoopReads {
   }
 
   /** The body and its size (above `maxBytes`, only its size), or null when the statement must run on a worker. */
-  body(sql: string, values: readonly unknown[], maxBytes: number): Ran<BuiltBody> | null {
-    return this.run((statements) => statements.body(sql, values, maxBytes));
+  body(statement: Statement, maxBytes: number): Ran<BuiltBody> | null {
+    return this.run((statements) => statements.body(statement.sql, statement.values, maxBytes, statement.givenTotal));
   }
 
   close(): void {
@@ -62,7 +63,7 @@ export class EventLoopReads {
       database.pragma('query_only = ON');
       registerSqlFunctions(database as unknown as SqliteConnection);
       this.database = database;
-      this.statements = new SqliteStatements(database);
+      this.statements = new SqliteStatements(database, { readOnly: true });
     } catch {
       this.unavailable = true;
     }

@@ -74,10 +74,11 @@ export function sqliteExecutor(knex: Knex, options: ExecutionOptions): Executor 
       );
     },
     async body(statement, stats, deadline, maxBytes = Infinity, hints = {}) {
-      return (
-        onEventLoop(statement, stats, hints, () => eventLoop.body(statement.sql, statement.values, maxBytes)) ??
-        run(statement, stats, deadline, (heavy) => pool.body(statement.sql, statement.values, deadline, maxBytes, heavy), hints)
-      );
+      const body =
+        onEventLoop(statement, stats, hints, () => eventLoop.body(statement, maxBytes)) ??
+        (await run(statement, stats, deadline, (heavy) => pool.body(statement, deadline, maxBytes, heavy), hints));
+      if (body.totalKnown) stats.totalsKnown = (stats.totalsKnown ?? 0) + 1;
+      return body;
     },
     ready: () => pool.ready,
     close: async () => {

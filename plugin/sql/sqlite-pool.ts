@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ServiceUnavailableError } from '../errors.js';
 import { CANCELLED } from '../storage/sql-functions.js';
 import { receivedBody, slabFlags } from './body-slabs.js';
+import type { Statement } from './compile.js';
 import type { BuiltBody } from './sqlite-statements.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './sqlite-worker.js';
 import { HEAVY_WORKER_NICE } from './thread-priority.js';
@@ -102,8 +103,9 @@ export class SqlitePool {
   }
 
   /** A body statement's body (compile-body.ts); above `maxBytes`, only its size. */
-  async body(sql: string, values: readonly unknown[], deadline: number, maxBytes: number, heavy = false): Promise<PooledResult<BuiltBody>> {
-    const { response, lent } = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes }, deadline, heavy);
+  async body(statement: Statement, deadline: number, maxBytes: number, heavy = false): Promise<PooledResult<BuiltBody>> {
+    const { sql, values, givenTotal } = statement;
+    const { response, lent } = await this.run({ id: this.nextId++, mode: 'body', sql, values, deadline, maxBytes, ...(givenTotal ? { givenTotal } : {}) }, deadline, heavy);
     return { value: receivedBody(response, lent), milliseconds: response.milliseconds };
   }
 

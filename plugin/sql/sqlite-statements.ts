@@ -5,15 +5,17 @@
  * without decoding UTF-8: the database's bytes go to the socket as they are.
  */
 import { weakEtag } from '../format/etag.js';
+import type { GivenTotal } from './compile.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { ownBuffer } from './body-slabs.js';
+import { KnownTotals } from './sqlite-known-totals.js';
 
 interface Prepared {
   all(bindings: unknown): unknown[];
 }
 
 export interface SqliteReadConnection {
-  prepare(sql: string): { pluck(toggle?: boolean): Prepared; raw(toggle?: boolean): Prepared };
+  prepare(sql: string): { pluck(toggle?: boolean): Prepared & { get(): unknown }; raw(toggle?: boolean): Prepared };
 }
 
 /**
@@ -45,7 +47,12 @@ export interface BuiltBody {
    * worker may write its next body there. Until then, the bytes stay as they are.
    */
   readonly release?: () => void;
+  /** The list's total was known (sqlite-known-totals.ts): the statement did not count. */
+  readonly totalKnown?: boolean;
 }
+
+/** A body statement's row: the body, its entries, and, from a list's statement that counted, its total. */
+type BodyRow = [Buffer, number, number?];
 
 export class SqliteStatements {
   /** Per mode: pluck and raw are modes of a prepared statement. */
@@ -53,8 +60,15 @@ export class SqliteStatements {
   private readonly rows = new Map<string, Prepared>();
   /** Statements prepared on the connection so far, cached or since dropped. */
   private prepareCount = 0;
+  /** Lists' totals, on a connection that never writes (a write of its own would not change its data version). */
+  private readonly totals: KnownTotals | null;
 
-  constructor(private readonly connection: SqliteReadConnection) {}
+  constructor(
+    private readonly connection: SqliteReadConnection,
+    options: { readOnly?: boolean } = {},
+  ) {
+    this.totals = options.readOnly ? new KnownTotals(connection) : null;
+  }
 
   get prepares(): number {
     return this.prepareCount;
@@ -65,19 +79,47 @@ export class SqliteStatements {
     return this.prepared(this.columns, sql, (statement) => statement.pluck(true)).all(sqliteDialect.bindings(values));
   }
 
-  /** The body a body statement built, with its ETag; above `maxBytes`, only its size. */
-  body(sql: string, values: readonly unknown[], maxBytes: number): BuiltBody {
-    let row: [Buffer, number] | undefined;
+  /**
+   * The body a body statement built, with its ETag; above `maxBytes`, only its size. A list's
+   * statement with a twin (`givenTotal`) runs as the twin when its total is known.
+   */
+  body(sql: string, values: readonly unknown[], maxBytes: number, givenTotal?: GivenTotal): BuiltBody {
     try {
-      [row] = this.prepared(this.rows, sql, (statement) => statement.raw(true)).all(sqliteDialect.bindings(values)) as [Buffer, number][];
+      return this.bodyOf(sql, values, maxBytes, givenTotal);
     } catch (error) {
       // Above SQLite's longest value (1 GB): far above any budget, refused as such.
       if ((error as { code?: unknown }).code === 'SQLITE_TOOBIG') return { bytes: Buffer.alloc(0), rows: 0, size: SQLITE_MAX_LENGTH + 1 };
       throw error;
     }
-    const [body, rows] = row!;
-    if (body.length > maxBytes) return { bytes: Buffer.alloc(0), rows, size: body.length };
-    return { bytes: ownBuffer(body), rows, size: body.length, etag: weakEtag(body) };
+  }
+
+  private bodyOf(sql: string, values: readonly unknown[], maxBytes: number, givenTotal?: GivenTotal): BuiltBody {
+    const bindings = sqliteDialect.bindings(values) as Record<string, unknown>;
+    const { totals } = this;
+    if (!givenTotal || !totals) return this.built(this.bodyRow(sql, bindings), maxBytes);
+    const key = totals.key(givenTotal, bindings);
+    const known = totals.known(key);
+    if (known) {
+      const row = this.bodyRow(givenTotal.sql, { ...bindings, total: known.total });
+      if (totals.version() === known.version) return this.built(row, maxBytes, true);
+      // Another connection committed since the total was counted: this body may be newer than it.
+      totals.forget(key);
+    }
+    // Kept under the version read before the statement: a commit while it ran makes it stale at once.
+    const version = totals.version();
+    const row = this.bodyRow(sql, bindings);
+    totals.keep(key, row[2]!, version);
+    return this.built(row, maxBytes);
+  }
+
+  private bodyRow(sql: string, bindings: Record<string, unknown>): BodyRow {
+    return (this.prepared(this.rows, sql, (statement) => statement.raw(true)).all(bindings) as BodyRow[])[0]!;
+  }
+
+  private built([body, rows]: BodyRow, maxBytes: number, totalKnown = false): BuiltBody {
+    const known = totalKnown ? { totalKnown } : {};
+    if (body.length > maxBytes) return { bytes: Buffer.alloc(0), rows, size: body.length, ...known };
+    return { bytes: ownBuffer(body), rows, size: body.length, etag: weakEtag(body), ...known };
   }
 
   private prepared(cache: Map<string, Prepared>, sql: string, mode: (statement: ReturnType<SqliteReadConnection['prepare']>) => Prepared): Prepared {

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { CANCELLED, registerSqlFunctions, type SqliteConnection } from '../storage/sql-functions.js';
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import { BodySlabs, type SlabBody } from './body-slabs.js';
+import type { GivenTotal } from './compile.js';
 import { SqliteStatements } from './sqlite-statements.js';
 import { setThisThreadNice } from './thread-priority.js';
 
@@ -34,6 +35,8 @@ export interface WorkerRequest {
   readonly deadline: number;
   /** `body`: the largest body worth handing over, in bytes. */
   readonly maxBytes: number;
+  /** `body`: a list's twin statement, run when its total is known (sqlite-known-totals.ts). */
+  readonly givenTotal?: GivenTotal;
 }
 
 export type WorkerResponse =
@@ -47,6 +50,7 @@ export type WorkerResponse =
       readonly rows?: number;
       readonly size?: number;
       readonly etag?: string;
+      readonly totalKnown?: boolean;
       readonly milliseconds: number;
     }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly code: string | null };
@@ -87,7 +91,7 @@ function open(): { database: Database.Database; statements: SqliteStatements } {
   database.pragma(`cache_size = -${READ_WORKER_CACHE_KB}`);
   database.pragma('busy_timeout = 0');
   registerSqlFunctions(database as unknown as SqliteConnection, cancelled);
-  return { database, statements: new SqliteStatements(database) };
+  return { database, statements: new SqliteStatements(database, { readOnly: true }) };
 }
 
 let connection = open();
@@ -119,11 +123,11 @@ parentPort!.on('message', (request: WorkerRequest) => {
       const column = whenUnlocked(request, () => connection.statements.column(request.sql, request.values));
       parentPort!.postMessage({ id: request.id, ok: true, column, milliseconds: performance.now() - started } satisfies WorkerResponse);
     } else {
-      const { bytes, rows, size, etag } = whenUnlocked(request, () => connection.statements.body(request.sql, request.values, request.maxBytes));
+      const { bytes, rows, size, etag, totalKnown } = whenUnlocked(request, () => connection.statements.body(request.sql, request.values, request.maxBytes, request.givenTotal));
       const lent = slabs.lend(bytes);
       const milliseconds = performance.now() - started;
-      if (lent) parentPort!.postMessage({ id: request.id, ok: true, lent, rows, size, etag, milliseconds } satisfies WorkerResponse);
-      else parentPort!.postMessage({ id: request.id, ok: true, bytes, rows, size, etag, milliseconds } satisfies WorkerResponse, [bytes.buffer as ArrayBuffer]);
+      if (lent) parentPort!.postMessage({ id: request.id, ok: true, lent, rows, size, etag, totalKnown, milliseconds } satisfies WorkerResponse);
+      else parentPort!.postMessage({ id: request.id, ok: true, bytes, rows, size, etag, totalKnown, milliseconds } satisfies WorkerResponse, [bytes.buffer as ArrayBuffer]);
     }
   } catch (error) {
     const failure = error as { message?: string; code?: string };

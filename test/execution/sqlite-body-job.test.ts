@@ -38,7 +38,7 @@ describe('SQLite read workers: a body in one job', () => {
   };
 
   it('answers the body as bytes, with its entries and size', async () => {
-    const ran = await pool.body(body.sql, body.values, deadline(), Infinity);
+    const ran = await pool.body(body, deadline(), Infinity);
     expect(Buffer.isBuffer(ran.value.bytes)).to.equal(true);
     expect(ran.value.bytes.toString()).to.equal('["two","three"]');
     expect(ran.value.rows).to.equal(2);
@@ -47,20 +47,20 @@ describe('SQLite read workers: a body in one job', () => {
   });
 
   it('keeps the response budget: a body above it is measured, not handed over', async () => {
-    const ran = await pool.body(body.sql, body.values, deadline(), 4);
+    const ran = await pool.body(body, deadline(), 4);
     expect(ran.value.bytes.length).to.equal(0);
     expect(ran.value.size).to.equal('["two","three"]'.length);
     expect(ran.value.rows).to.equal(2);
   });
 
   it('reports a failing statement', async () => {
-    const failure = await pool.body('SELECT CAST(missing AS BLOB), 0 FROM t', [], deadline(), Infinity).then(() => null, (error: Error) => error);
+    const failure = await pool.body({ sql: 'SELECT CAST(missing AS BLOB), 0 FROM t', values: [] }, deadline(), Infinity).then(() => null, (error: Error) => error);
     expect(failure?.message).to.match(/no such column: missing/);
   });
 
   describe('a large body', () => {
     /** A body of `LARGE_BODY_BYTES` + 100 bytes, filled with its parameter's character. */
-    const large = (fill: string) => pool.body('SELECT CAST(replace(hex(zeroblob(@p1)), \'00\', @p2) AS BLOB), 1', [LARGE_BODY_BYTES + 100, fill], deadline(), Infinity);
+    const large = (fill: string) => pool.body({ sql: 'SELECT CAST(replace(hex(zeroblob(@p1)), \'00\', @p2) AS BLOB), 1', values: [LARGE_BODY_BYTES + 100, fill] }, deadline(), Infinity);
     const filled = (fill: string) => Buffer.alloc(LARGE_BODY_BYTES + 100, fill);
 
     it('is lent from shared memory until it is given back', async () => {
@@ -93,7 +93,7 @@ describe('SQLite read workers: a body in one job', () => {
     });
 
     it('is moved, not lent, when it is small', async () => {
-      const { value } = await pool.body(body.sql, body.values, deadline(), Infinity);
+      const { value } = await pool.body(body, deadline(), Infinity);
       expect(value.bytes.buffer).to.be.instanceOf(ArrayBuffer);
       expect(value.release).to.equal(undefined);
     });

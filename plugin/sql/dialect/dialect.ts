@@ -80,6 +80,12 @@ export interface Dialect {
    * may read string literals differently from the executor's sessions; absent where they agree.
    */
   knexText?(sql: string): string;
+  /**
+   * The placeholder by which a list's body statement takes its total once the executor knows it,
+   * where the executor keeps totals while the data is unchanged (SQLite: sqlite-known-totals.ts);
+   * absent elsewhere. compile-body.ts then also writes the statement to hand its total out.
+   */
+  readonly knownTotal?: string;
 }
 
 /** `"name"`: identifiers come from validated schema names, quoting keeps reserved words safe. */

@@ -10,6 +10,8 @@ import { literal, STRING_TYPES, type Dialect } from './dialect.js';
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   placeholder: (index) => `@p${index}`,
+  // A named parameter beside the numbered ones (sqlite-statements.ts binds it).
+  knownTotal: '@total',
   bindings(values) {
     const bindings: Record<string, unknown> = {};
     values.forEach((value, index) => {
