@@ -21,13 +21,24 @@ export interface VersionedConnection {
   prepare(sql: string): { pluck(toggle?: boolean): Pluck };
 }
 
-/** Totals kept per connection; past it, they start afresh (lists are few, but strangers choose their filters). */
+/**
+ * Counts and totals kept per connection; past either, both start afresh (an application's lists
+ * are few, but strangers choose their filters). A count's text is kept once, with a number that
+ * stands for it in its totals' keys.
+ */
+const MAX_COUNTS = 200;
 const MAX_TOTALS = 2000;
+
+interface Count {
+  readonly id: number;
+  /** The numbered parameters (`@p3`) the count reads. */
+  readonly parameters: readonly string[];
+}
 
 export class KnownTotals {
   private readonly totals = new Map<string, { readonly total: number; readonly version: unknown }>();
-  /** The numbered parameters (`@p3`) each count reads, by the count's text. */
-  private readonly parameters = new Map<string, string[]>();
+  private readonly counts = new Map<string, Count>();
+  private nextCount = 0;
   private readonly dataVersion: Pluck;
 
   constructor(connection: VersionedConnection) {
@@ -40,13 +51,16 @@ export class KnownTotals {
 
   /** What a list's total is kept under: its count's text and the values of the parameters it reads. */
   key(given: GivenTotal, bindings: Readonly<Record<string, unknown>>): string {
-    let names = this.parameters.get(given.count);
-    if (!names) {
-      names = [...new Set(Array.from(given.count.matchAll(/@(p\d+)\b/g), (match) => match[1]!))];
-      if (this.parameters.size >= MAX_TOTALS) this.parameters.clear();
-      this.parameters.set(given.count, names);
+    let count = this.counts.get(given.count);
+    if (!count) {
+      if (this.counts.size >= MAX_COUNTS) {
+        this.counts.clear();
+        this.totals.clear();
+      }
+      count = { id: this.nextCount++, parameters: [...new Set(Array.from(given.count.matchAll(/@(p\d+)\b/g), (match) => match[1]!))] };
+      this.counts.set(given.count, count);
     }
-    return `${given.count}\u0000${names.map((name) => valueKey(bindings[name])).join('\u0001')}`;
+    return `${count.id}\u0000${count.parameters.map((name) => valueKey(bindings[name])).join('\u0001')}`;
   }
 
   /** The total kept under `key`, if the data has not changed since it was counted. */
