@@ -13,7 +13,7 @@ import type { FloorThreadSetup } from './floor-thread.js';
 const THREAD_URL = new URL('./floor-thread.js', import.meta.url);
 
 export async function measureBusyFloor(file: string, statement: Statement, seconds: number, threads = availableParallelism()): Promise<number> {
-  const setup: FloorThreadSetup = { file, sql: statement.sql, values: statement.values };
+  const setup: FloorThreadSetup = { file, statement };
   const workers = Array.from({ length: threads }, () => new Worker(THREAD_URL, { workerData: setup }));
   try {
     await Promise.all(workers.map((worker) => message(worker)));

@@ -5,27 +5,26 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { sqliteDialect } from '../plugin/sql/dialect/sqlite.js';
+import type { Statement } from '../plugin/sql/compile.js';
 import { registerSqlFunctions, type SqliteConnection } from '../plugin/storage/sql-functions.js';
+import { warmStatement } from './warm-statement.js';
 
 export interface FloorThreadSetup {
   readonly file: string;
-  readonly sql: string;
-  readonly values: readonly unknown[];
+  readonly statement: Statement;
 }
 
 const setup = workerData as FloorThreadSetup;
 const database = new Database(setup.file, { fileMustExist: true, timeout: 0 });
 database.pragma('query_only = ON');
 registerSqlFunctions(database as unknown as SqliteConnection);
-const prepared = database.prepare(setup.sql).raw(true);
-const bindings = sqliteDialect.bindings(setup.values);
-for (let index = 0; index < 8; index += 1) prepared.all(bindings);
+const run = warmStatement(database, setup.statement);
+for (let index = 0; index < 8; index += 1) run();
 parentPort!.postMessage('ready');
 parentPort!.once('message', (until: number) => {
   let runs = 0;
   while (Date.now() < until) {
-    prepared.all(bindings);
+    run();
     runs += 1;
   }
   database.close();

@@ -14,13 +14,13 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Statement } from '../plugin/sql/compile.js';
-import { sqliteDialect } from '../plugin/sql/dialect/sqlite.js';
 import { withinBudget } from '../plugin/sql/postgres-executor.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../plugin/response-budget.js';
 import { registerSqlFunctions, type SqliteConnection } from '../plugin/storage/sql-functions.js';
 import type { BenchDatabase } from './engines.js';
 import type { FloorStatements } from './floor-plan.js';
 import type { PostgresSession } from './postgres-session.js';
+import { warmStatement } from './warm-statement.js';
 import { cpuSpent, type CpuReading } from './proc-cpu.js';
 
 export interface FloorFigures {
@@ -73,11 +73,7 @@ function sqliteDriver(file: string): FloorDriver {
   database.pragma('query_only = ON');
   registerSqlFunctions(database as unknown as SqliteConnection);
   return {
-    async prepare({ body }) {
-      const prepared = database.prepare(body.sql).raw(true);
-      const bindings = sqliteDialect.bindings(body.values);
-      return () => prepared.all(bindings);
-    },
+    prepare: async ({ body }) => warmStatement(database, body),
     databaseCpu: () => new Map(),
     close: () => database.close(),
   };
