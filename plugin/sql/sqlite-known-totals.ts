@@ -31,7 +31,7 @@ const MAX_TOTALS = 2000;
 
 interface Count {
   readonly id: number;
-  /** The numbered parameters (`@p3`) the count reads. */
+  /** The numbered parameters the count reads (SQLite's placeholders: `@p3`). */
   readonly parameters: readonly string[];
 }
 
@@ -63,7 +63,7 @@ export class KnownTotals {
     return `${count.id}\u0000${count.parameters.map((name) => valueKey(bindings[name])).join('\u0001')}`;
   }
 
-  /** The total kept under `key`, if the data has not changed since it was counted. */
+  /** The total kept under `key`, with the data version it was counted at: valid only while that version holds (the caller checks). */
   known(key: string): { readonly total: number; readonly version: unknown } | undefined {
     return this.totals.get(key);
   }
