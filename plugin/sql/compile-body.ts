@@ -27,23 +27,19 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   const single = shape === 'entry';
   const head = textParameter(context, single ? '{"data":' : '{"data":[');
   const joined = `coalesce(${dialect.joinText('listed."entry"', root.action === 'findOne' ? null : `listed."${POSITION}"`)}, '${single ? 'null' : ''}')`;
-  const body = (tail: string) => `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries"`;
-  if (single || shape === 'locales') {
-    const tail = textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}');
-    return { sql: `${body(tail)} FROM (${entries}) AS listed`, values: context.values };
-  }
-  if (!countFrom) return { sql: `${body(uncountedTail(context, root))} FROM (${entries}) AS listed`, values: context.values };
+  /** The body statement with `tail` closing the envelope (and `total`, a column of its own where given). */
+  const body = (tail: string, total = '') => `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries"${total} FROM (${entries}) AS listed`;
+  const { values } = context;
+  if (single || shape === 'locales') return { sql: body(textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}')), values };
+  if (!countFrom) return { sql: body(uncountedTail(context, root)), values };
   const tail = paginationTail(context, root);
-  if (!dialect.knownTotal) return { sql: `${body(`(SELECT ${tail('count(*)')} ${countFrom})`)} FROM (${entries}) AS listed`, values: context.values };
+  if (!dialect.knownTotal) return { sql: body(`(SELECT ${tail('count(*)')} ${countFrom})`), values };
   // The count once, in a materialized CTE: the body's tail and the row's `total` read it.
   const counted = `WITH "counted" AS MATERIALIZED (SELECT count(*) AS "total" ${countFrom}) `;
   return {
-    sql: `${counted}${body(`(SELECT ${tail('"total"')} FROM "counted")`)}, (SELECT "total" FROM "counted") AS "total" FROM (${entries}) AS listed`,
-    values: context.values,
-    givenTotal: {
-      sql: `${body(`(${tail(`CAST(${dialect.knownTotal} AS INTEGER)`)})`)} FROM (${entries}) AS listed`,
-      count: `SELECT count(*) ${countFrom}`,
-    },
+    sql: `${counted}${body(`(SELECT ${tail('"total"')} FROM "counted")`, ', (SELECT "total" FROM "counted") AS "total"')}`,
+    values,
+    givenTotal: { sql: body(`(${tail(`CAST(${dialect.knownTotal} AS INTEGER)`)})`), count: `SELECT count(*) ${countFrom}` },
   };
 }
 
