@@ -15,11 +15,14 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
  */
 export const LARGE_BODY_BYTES = 256 * 1024;
 
+/** The budget's 400: a refusal for cost, which the routes pace per caller (http/refusal-pacing.ts). */
+export class ResponseTooLargeError extends ValidationError {}
+
 /** A 400 when the body (`estimated`: as estimated before running, sql/estimate.ts) is over the budget. */
 export function checkResponseSize(root: RootQuery, bytes: number, maxBytes: number, estimated = false): void {
   if (bytes <= maxBytes) return;
   const path = deepestToMany(root.selection, 'populate', 0)?.path ?? (root.action === 'find' ? 'pagination' : 'populate');
-  throw new ValidationError(
+  throw new ResponseTooLargeError(
     path,
     `The response would be ${estimated ? 'about ' : ''}${megabytes(bytes)}, above the limit of ${megabytes(maxBytes)}; narrow it with fields, filters or limit on this populate, or a smaller page`,
   );

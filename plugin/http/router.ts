@@ -5,7 +5,9 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { read, type ReadEngine } from '../read.js';
+import { read, type ReadEngine, type ReadResult } from '../read.js';
+import { ResponseTooLargeError } from '../response-budget.js';
+import { RefusalPacer } from './refusal-pacing.js';
 import { resolveCaller, type RoleResolver } from '../access/role.js';
 import type { Model } from '../schema/registry.js';
 import type { ExecutionStats } from '../sql/execute.js';
@@ -53,6 +55,7 @@ export interface RouterOptions {
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
   const router = new Router({ prefix: options.prefix });
+  const refusals = new RefusalPacer();
   router.use(renderErrors);
   // Outside conditionalGet: a body is paced once its ETag is set and its 304 decided.
   router.use(pacedBody);
@@ -64,10 +67,10 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
   if (options.upload) addUploadRoutes(router, engine, options.upload, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
-      router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
+      router.get(`/${route}`, (ctx) => handle(ctx, engine, options, refusals, model, 'find', null));
     } else {
-      router.get(`/${route}`, (ctx) => handle(ctx, engine, options, model, 'find', null));
-      router.get(`/${route}/:id`, (ctx) => handle(ctx, engine, options, model, 'findOne', parseEntryId(ctx.params.id)));
+      router.get(`/${route}`, (ctx) => handle(ctx, engine, options, refusals, model, 'find', null));
+      router.get(`/${route}/:id`, (ctx) => handle(ctx, engine, options, refusals, model, 'findOne', parseEntryId(ctx.params.id)));
     }
   }
   addWriteRoutes(router, engine, options);
@@ -79,6 +82,7 @@ async function handle(
   ctx: Context,
   engine: ReadEngine,
   options: RouterOptions,
+  refusals: RefusalPacer,
   model: Model,
   action: 'find' | 'findOne',
   id: number | null,
@@ -87,7 +91,13 @@ async function handle(
   const rules = engine.rules();
   const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
   const { role, identified } = caller;
-  const result = await read(engine, { model, action, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline });
+  let result: ReadResult;
+  try {
+    result = await read(engine, { model, action, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline });
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError) await refusals.pace(caller.key);
+    throw error;
+  }
   options.recordStats?.(ctx, result.stats);
   const cacheControl = options.cacheControl?.(model.uid, identified);
   if (cacheControl) ctx.set('Cache-Control', cacheControl);
