@@ -8,7 +8,8 @@
  *      which measures what a single hostile client costs the others;
  *   2b. light requests of statement shapes never seen before, on one connection, alone and then
  *      beside 6 connections sending a populate that would be about 950 MB (refused by its estimate
- *      before running): what a burst of hostile requests costs a request the server cannot know;
+ *      before running, and past a burst paced per caller: http/refusal-pacing.ts): what a burst of
+ *      hostile requests costs a request the server cannot know;
  *   3. heavy beside light, as the speed target states it: `/api/articles/1` on one connection,
  *      alone, then beside 10 connections of `categories?populate[articles][populate]=*` (p99 ratio);
  *   3b. two callers sharing the heavy slots: that heavy query on one connection with the example
