@@ -94,7 +94,19 @@ function isMainModule(): boolean {
   }
 }
 
+/**
+ * A reader that stops early (`content-api explain … | head`) closes the pipe: the output it took
+ * is all that was wanted, so the command ends quietly, as Unix tools do, rather than with a stack.
+ */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 if (isMainModule()) {
+  endQuietlyOnClosedPipe();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

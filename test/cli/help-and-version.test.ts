@@ -1,9 +1,10 @@
 /**
  * `content-api --version`, and each command's `--help`: every flag on a line of its own with an
- * explanation, run as a user runs them.
+ * explanation, run as a user runs them; and output cut short by its reader ends quietly.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -61,4 +62,17 @@ describe('content-api <command> --help', () => {
       expect(runCli('help', command).stdout, '`help <command>` is the same').to.equal(result.stdout);
     });
   }
+});
+
+describe('content-api output read by a reader that stops early', () => {
+  it('ends quietly, exit 0, when the pipe closes before the output is written (`| head -1`)', async () => {
+    // The OpenAPI document (about 240 kB) is more than a pipe holds: the reader goes away mid-write.
+    const child = spawn(process.execPath, [cliPath, 'openapi', '--root', repoRoot], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(stderr).to.equal('');
+    expect(code).to.equal(0);
+  });
 });
