@@ -60,7 +60,7 @@ export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
 export type { CorsOptions } from './http/cors.js';
 export type { HealthPaths } from './http/health.js';
-export type { EntryEvent, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption } from './write/lifecycles.js';
+export type { EntryEvent, FileFacts, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption, MediaEvent } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
@@ -363,6 +363,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const watcher = options.watchPermissions === false ? null : watchFile(permissionsFile, () => reloadPermissions().catch(reportReloadError));
   const prefix = options.prefix ?? '/api';
   const statsByRequest = new WeakMap<Context, ExecutionStats>();
+  const logger = options.logger;
+  const reportHookError = logger ? (error: unknown) => logger.error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined;
   const router = createRouter(engine, {
     prefix,
     serverTiming: options.serverTiming === true,
@@ -376,7 +378,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     users: users && userStore ? new EndUsers(users, userStore, engine.now) : undefined,
-    reportHookError: options.logger ? (error) => (options.logger as Logger).error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined,
+    reportHookError,
     upload: mediaLibrary ?? undefined,
   });
   const routes = router.routes() as unknown as Middleware;
@@ -402,7 +404,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     },
     knex,
     models: buildModels(registry, knex),
-    media: createMediaApi(engine, mediaLibrary, options.timeout ?? DEFAULT_TIMEOUT_MS),
+    media: createMediaApi(engine, mediaLibrary, options.timeout ?? DEFAULT_TIMEOUT_MS, reportHookError),
     events: engine.lifecycles.events,
     webhooks,
     reloadPermissions,

@@ -19,6 +19,8 @@ import { readJsonBody } from './read-body.js';
 import { sendRead } from './send-read.js';
 import type { RouterOptions } from './router.js';
 import { receiveEntryFiles } from '../upload/entry-files.js';
+import { fileHookRequest } from '../upload/routes.js';
+import { hookRequest } from './hook-request.js';
 
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
 
@@ -56,12 +58,11 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const id = ctx.params.id === undefined ? null : parseEntryId(ctx.params.id);
   const entryFiles = withBody && options.upload ? await receiveEntryFiles(ctx, options.upload, model) : null;
   const body = entryFiles ? (withBody === 'bare' ? entryFiles.body.data : entryFiles.body) : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
-  // A hook's failure after commit goes where the app's other unexpected failures go.
-  const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
+  const hooks = hookRequest(ctx, options);
   // Receiving and storing an entry's files does not use up the time budget of its write.
   const request = { model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks };
   const result = entryFiles
-    ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite }, grants))
+    ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite }, grants), fileHookRequest(ctx, engine, options, request))
     : await run(request, grants);
   engine.statistics?.written();
   ctx.set('Cache-Control', 'no-store');

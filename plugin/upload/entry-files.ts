@@ -16,6 +16,7 @@ import type { Model } from '../schema/registry.js';
 import type { RowStore } from '../write/row-store.js';
 import { checkAllowedType } from './attachment.js';
 import { parseEntryFilePath, resolveEntryFilePath, type EntryFilePath } from './entry-file-path.js';
+import type { FileHookRequest, FileHooks } from './file-hooks.js';
 import type { MediaLibrary } from './media-library.js';
 import { receiveForm, type NamedFile } from './multipart.js';
 import type { PreparedFile } from './prepare-file.js';
@@ -27,8 +28,11 @@ const BAD_PART = `When using multipart/form-data you need to provide your files 
 export interface EntryFiles {
   /** The write's body: `{ data }` from the `data` part. */
   readonly body: { readonly data: unknown };
-  /** Stores the files and runs the write with their rows in its transaction; removes the temporary files in any case. */
-  write<T>(run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T>;
+  /**
+   * Stores the files and runs the write with their rows in its transaction, their `beforeCreate`
+   * hooks there too and their after hooks once it is done; removes the temporary files in any case.
+   */
+  write<T>(run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>, hookRequest: FileHookRequest): Promise<T>;
 }
 
 interface AttributeFiles {
@@ -59,7 +63,7 @@ export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, mod
     }
     return {
       body: { data },
-      write: (run) => writeWithFiles(library, model, groups, run).finally(() => rm(folder, { recursive: true, force: true })),
+      write: (run, hookRequest) => writeWithFiles(library, model, groups, run, library.hooks(hookRequest)).finally(() => rm(folder, { recursive: true, force: true })),
     };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
@@ -78,18 +82,27 @@ function filesByAttribute(files: readonly NamedFile[]): Map<string, NamedFile[]>
   return groups;
 }
 
-async function writeWithFiles<T>(library: MediaLibrary, model: Model, groups: readonly AttributeFiles[], run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>): Promise<T> {
+async function writeWithFiles<T>(
+  library: MediaLibrary,
+  model: Model,
+  groups: readonly AttributeFiles[],
+  run: (alsoWrite: (store: RowStore, id: number) => Promise<void>) => Promise<T>,
+  hooks: FileHooks | null,
+): Promise<T> {
   const prepared = groups.flatMap((group) => group.prepared);
-  return library.storedWhile(prepared, (stored) =>
+  const written = await library.storedWhile(prepared, (stored) =>
     run(async (store, id) => {
       let next = 0;
       for (const group of groups) {
         const count = group.prepared.length;
         const attachment = await resolveEntryFilePath(store, library.engine.registry, model, id, group.path);
         for (const file of group.prepared) checkAllowedType(attachment, file.mime);
-        await library.insertRows(store, group.prepared, [], stored.slice(next, next + count), attachment);
+        await library.insertRows(store, group.prepared, [], stored.slice(next, next + count), attachment, hooks);
         next += count;
       }
     }),
   );
+  // After the entry's own after hooks: the files were written in its transaction.
+  await hooks?.afterCommit();
+  return written;
 }

@@ -13,7 +13,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Grants } from '../access/permissions.js';
 import { ValidationError } from '../errors.js';
-import { answerOf, type WriteEngine } from '../write/write.js';
+import type { WriteEngine } from '../write/write.js';
+import { reportToStderr } from '../write/lifecycles.js';
+import { answeredFile } from './answered-file.js';
 import type { MediaLibrary } from './media-library.js';
 import { fileTooBig, type UploadForm } from './multipart.js';
 
@@ -44,7 +46,7 @@ const HOST_GRANTS: Grants = { role: '', can: () => true, rule: () => null };
 const HOST_ROLE = '';
 
 /** `library` null: the media library is off (`upload: false`), and an upload says so. */
-export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null, timeout: number): MediaApi {
+export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null, timeout: number, report: (error: unknown) => void = reportToStderr): MediaApi {
   return {
     async upload(content, info) {
       if (!library) throw new Error('media.upload: the media library is off (the upload option is false)');
@@ -58,23 +60,10 @@ export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null
           files: [{ part: 'files', filename: info.filename, declaredType: info.mimeType ?? 'application/octet-stream', path, bytes }],
         };
         if (bytes === 0) throw new ValidationError('', 'Files are empty');
-        const [id] = await library.upload(form, HOST_GRANTS, folder);
-        const now = engine.now();
-        const answer = await answerOf(engine, {
-          model: engine.registry.file,
-          id: id as number,
-          querystring: '',
-          role: HOST_ROLE,
-          caller: { role: HOST_ROLE, user: null, claims: {}, now },
-          rules: engine.rules(),
-          deadline: Date.now() + timeout,
-        });
-        try {
-          const { data } = JSON.parse(answer.body.toString('utf8')) as { data: { id: number; attributes: Record<string, unknown> } };
-          return { id: data.id, ...data.attributes };
-        } finally {
-          answer.release?.();
-        }
+        const reader = () => ({ role: HOST_ROLE, caller: { role: HOST_ROLE, user: null, claims: {}, now: engine.now() }, rules: engine.rules(), deadline: Date.now() + timeout });
+        const read = (id: number) => answeredFile(engine, reader(), id);
+        const [id] = await library.upload(form, HOST_GRANTS, folder, library.hooks({ role: HOST_ROLE, state: {}, report, read }));
+        return await read(id as number);
       } finally {
         await rm(folder, { recursive: true, force: true });
       }

@@ -19,6 +19,7 @@ import type { ReceivedFile, UploadForm } from './multipart.js';
 import type { UploadSettings } from './options.js';
 import { prepareFile, type PrepareContext, type PreparedFile } from './prepare-file.js';
 import { StoredObjects, type StorageReport, type StoredFile } from './store-objects.js';
+import { FileHooks, type FileHookRequest, type HookedInfo } from './file-hooks.js';
 
 export class MediaLibrary {
   readonly limiter: Limiter;
@@ -52,12 +53,19 @@ export class MediaLibrary {
     return (this.folders ??= hasFolderTables(this.engine.knex));
   }
 
+  /** The hooks and listeners of one request's file writes, or null when none hears of them. */
+  hooks(request: FileHookRequest): FileHooks | null {
+    return FileHooks.of(this.engine.lifecycles, this.engine.registry.file, request);
+  }
+
   /** `POST /upload` with files: the new files' ids, in the order they were sent. */
-  async upload(form: UploadForm, grants: Grants, folder: string): Promise<number[]> {
+  async upload(form: UploadForm, grants: Grants, folder: string, hooks: FileHooks | null): Promise<number[]> {
     const infos = parseFileInfo(form.fields.get('fileInfo'), form.files.length);
     const attachment = resolveAttachment(this.engine.registry, grants, form.fields);
     const prepared = await this.prepare(form.files, infos, folder, attachment);
-    return this.add(prepared, infos, attachment);
+    const ids = await this.add(prepared, infos, attachment, hooks);
+    await hooks?.afterCommit();
+    return ids;
   }
 
   /** The files checked and processed in `folder`, nothing stored yet; each of a type `attachment` allows. */
@@ -69,8 +77,8 @@ export class MediaLibrary {
   }
 
   /** Stores prepared files and writes their rows (attached when asked) in one transaction; answers their ids. */
-  async add(prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null): Promise<number[]> {
-    return this.storedWhile(prepared, (stored) => this.transaction((store) => this.insertRows(store, prepared, infos, stored, attachment)));
+  async add(prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null, hooks: FileHooks | null): Promise<number[]> {
+    return this.storedWhile(prepared, (stored) => this.transaction((store) => this.insertRows(store, prepared, infos, stored, attachment, hooks)));
   }
 
   /**
@@ -93,13 +101,23 @@ export class MediaLibrary {
     }
   }
 
-  /** The files' rows, in the caller's transaction: answers their ids. */
-  async insertRows(store: RowStore, prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], stored: readonly StoredFile[], attachment: ResolvedAttachment | null): Promise<number[]> {
+  /** The files' rows, in the caller's transaction, each after its `beforeCreate` hooks: answers their ids. */
+  async insertRows(
+    store: RowStore,
+    prepared: readonly PreparedFile[],
+    infos: readonly (FileInfo | undefined)[],
+    stored: readonly StoredFile[],
+    attachment: ResolvedAttachment | null,
+    hooks: FileHooks | null,
+  ): Promise<number[]> {
     const withFolders = await this.withFolders();
     if (attachment) await checkEntryExists(store, attachment);
     const ids: number[] = [];
     for (const [index, file] of prepared.entries()) {
-      const id = await insertFile(store, file, infos[index], stored[index], this.settings.provider.name, withFolders);
+      const info = hooks ? await hooks.beforeCreate(file, infos[index]) : infos[index];
+      const named = info?.name ? { ...file, name: info.name } : file;
+      const id = await insertFile(store, named, info, stored[index], this.settings.provider.name, withFolders);
+      hooks?.wrote('create', id);
       if (attachment) await attachFile(store, id, attachment);
       await this.recordEvent(store, 'create', id);
       ids.push(id);
@@ -108,7 +126,7 @@ export class MediaLibrary {
   }
 
   /** `POST /upload?id=N` with one file: new content under the same id, hash and URL. */
-  async replace(id: number, form: UploadForm, folder: string): Promise<void> {
+  async replace(id: number, form: UploadForm, folder: string, hooks: FileHooks | null): Promise<void> {
     if (form.files.length > 1) throw new ValidationError('', 'Cannot replace a file with multiple ones');
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
     const existing = await readFileObjects(this.engine.knex, id);
@@ -124,8 +142,10 @@ export class MediaLibrary {
       stored = await objects.putFile(file);
       await this.transaction(async (store) => {
         if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
-        await replaceFile(store, id, file, info, stored, this.settings.provider.name);
+        const hooked = hooks ? await hooks.beforeUpdate(id, { name: file.name, ...givenInfo(info) }, file) : info;
+        await replaceFile(store, id, hooked?.name ? { ...file, name: hooked.name } : file, hooked, stored, this.settings.provider.name);
         await this.recordEvent(store, 'update', id);
+        hooks?.wrote('update', id);
       });
     } catch (error) {
       await objects.discardStaged();
@@ -143,34 +163,46 @@ export class MediaLibrary {
         await this.removeObjects(existing.objects.filter((object) => !kept.has(object.key)));
       }
     }
+    await hooks?.afterCommit();
   }
 
   /** `POST /upload?id=N` without a file: fileInfo only. */
-  async updateInfo(id: number, form: UploadForm): Promise<void> {
+  async updateInfo(id: number, form: UploadForm, hooks: FileHooks | null): Promise<void> {
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
     await this.transaction(async (store) => {
       if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
-      await updateFileInfo(store, id, info);
+      await updateFileInfo(store, id, hooks ? await hooks.beforeUpdate(id, givenInfo(info)) : info);
       await this.recordEvent(store, 'update', id);
+      hooks?.wrote('update', id);
     });
+    await hooks?.afterCommit();
   }
 
   /** `DELETE /upload/files/:id`, once the answer was read: the row and its links, then its objects. */
-  async remove(id: number): Promise<void> {
+  async remove(id: number, hooks: FileHooks | null): Promise<void> {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('file.notFound');
     const withFolders = await this.withFolders();
     await this.transaction(async (store) => {
+      await hooks?.beforeDelete(id);
       await this.recordEvent(store, 'delete', id);
       await deleteFile(store, id, withFolders);
     });
     if (existing.provider === this.settings.provider.name) await this.removeObjects(existing.objects);
+    await hooks?.afterCommit();
   }
 
   private async removeObjects(objects: readonly { key: string; mime: string }[]): Promise<void> {
     const results = await Promise.allSettled(objects.map((object) => this.settings.provider.delete(object)));
     for (const result of results) if (result.status === 'rejected') this.report(result.reason, 'a stored file no longer needed was not removed');
   }
+}
+
+/** The information fileInfo gives: what it leaves out or sets to null keeps the file's (Strapi's isNil rule). */
+function givenInfo(info: FileInfo | undefined): HookedInfo {
+  const given: HookedInfo = {};
+  for (const key of ['name', 'alternativeText', 'caption'] as const) if (info?.[key] !== undefined && info[key] !== null) given[key] = info[key];
+  return given;
 }
 
 /** Strapi's rule for "no file": none sent, or one that is empty. */

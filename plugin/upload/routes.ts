@@ -14,10 +14,13 @@ import { grantsFor, type Action } from '../access/permissions.js';
 import { resolveCaller } from '../access/role.js';
 import type { CallerValues } from '../query/caller-variable.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { read, type ReadResult } from '../read.js';
+import { read } from '../read.js';
 import type { RouterOptions } from '../http/router.js';
 import { parseEntryId } from '../http/entry-id.js';
-import { answerOf, type WriteEngine } from '../write/write.js';
+import type { WriteEngine } from '../write/write.js';
+import { answeredFile, flatten, takeBody, type Entry, type FileReader } from './answered-file.js';
+import type { FileHookRequest } from './file-hooks.js';
+import { hookRequest } from '../http/hook-request.js';
 import { hasNoFiles, type MediaLibrary } from './media-library.js';
 import { receiveForm } from './multipart.js';
 
@@ -44,23 +47,24 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
   router.post('/upload', async (ctx) => {
     const who = await caller(ctx, 'upload');
     const id = uploadId(ctx.query.id);
+    const hooks = library.hooks(fileHookRequest(ctx, engine, options, who));
     const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
     try {
       const form = await receiveForm(ctx, library.settings, folder);
       let ids: number[];
       if (hasNoFiles(form)) {
         if (id === null) throw new ValidationError('', 'Files are empty');
-        await library.updateInfo(id, form);
+        await library.updateInfo(id, form, hooks);
         ids = [id];
       } else if (id !== null) {
-        await library.replace(id, form, folder);
+        await library.replace(id, form, folder, hooks);
         ids = [id];
       } else {
-        ids = await library.upload(form, grantsFor(who.rules.permissions, who.role), folder);
+        ids = await library.upload(form, grantsFor(who.rules.permissions, who.role), folder, hooks);
       }
       // The answer's reads get their own time budget, counted once the files are in.
       const answering = { ...who, deadline: Date.now() + options.timeout };
-      const files = await Promise.all(ids.map((fileId) => fileById(engine, answering, fileId)));
+      const files = await Promise.all(ids.map((fileId) => answeredFile(engine, answering, fileId)));
       sendJson(ctx, id === null ? files : files[0]);
     } finally {
       await rm(folder, { recursive: true, force: true });
@@ -86,36 +90,17 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
   router.delete('/upload/files/:id', async (ctx) => {
     const who = await caller(ctx, 'destroy');
     const id = fileId(ctx.params.id);
-    const answer = await fileById(engine, who, id).catch((error: unknown) => {
+    const answer = await answeredFile(engine, who, id).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new NotFoundError('file.notFound') : error;
     });
-    await library.remove(id);
+    await library.remove(id, library.hooks(fileHookRequest(ctx, engine, options, who)));
     sendJson(ctx, answer);
   });
 }
 
-interface Entry {
-  readonly id: number;
-  readonly attributes: Record<string, unknown>;
-}
-
-/** Strapi's file answer: `{ id, ...attributes }`. */
-function flatten(entry: Entry): Record<string, unknown> {
-  return { id: entry.id, ...entry.attributes };
-}
-
-function takeBody(result: ReadResult): { data: unknown } {
-  try {
-    return JSON.parse(result.body.toString('utf8')) as { data: unknown };
-  } finally {
-    result.release?.();
-  }
-}
-
-/** One file as the upload routes answer it, read from the primary whatever the caller may read. */
-async function fileById(engine: WriteEngine, who: Caller, id: number): Promise<Record<string, unknown>> {
-  const result = await answerOf(engine, { model: engine.registry.file, id, querystring: '', ...who });
-  return flatten(takeBody(result).data as Entry);
+/** The file hooks' side of a request: its role and state, where failures after commit go, and its files read as answered (each read with a time budget of its own). */
+export function fileHookRequest(ctx: Context, engine: WriteEngine, options: RouterOptions, who: FileReader): FileHookRequest {
+  return { ...hookRequest(ctx, options), role: who.role, read: (id) => answeredFile(engine, { ...who, deadline: Date.now() + options.timeout }, id) };
 }
 
 /** `:id` of the files routes: anything but a positive integer names no file (Strapi's 404). */

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Model, Registry } from '../schema/registry.js';
+import { FILE_UID, type Model, type Registry } from '../schema/registry.js';
 
 export type LifecycleAction = 'create' | 'update' | 'delete' | 'publish' | 'unpublish';
 export type LifecycleHookName = `${'before' | 'after'}${Capitalize<LifecycleAction>}`;
@@ -21,8 +21,10 @@ export interface LifecycleEvent {
   data?: Record<string, unknown>;
   /** The entry's id (an update, a delete, and every `after*`). */
   readonly id?: number;
-  /** `after*` (and `beforeDelete`): the entry as the write's answer gives it (its `data`). */
+  /** `after*` (and `beforeDelete`): the entry as the write's answer gives it (its `data`; a file as the upload routes answer it). */
   readonly entry?: unknown;
+  /** A file's `beforeCreate`, and `beforeUpdate` of a replacement: what its content is. */
+  readonly file?: FileFacts;
   /** The caller's role. */
   readonly role: string;
   /** The request's `ctx.state`. */
@@ -33,6 +35,24 @@ export type LifecycleHook = (event: LifecycleEvent) => unknown;
 export type LifecycleHooks = Partial<Record<LifecycleHookName, LifecycleHook>>;
 /** Per content type uid, and `'*'` for every type. */
 export type LifecycleOption = Readonly<Record<string, LifecycleHooks>>;
+
+/** The content of a file being uploaded, as it will be stored: for the hooks of `plugin::upload.file`. */
+export interface FileFacts {
+  readonly mime: string;
+  readonly ext: string;
+  /** In kB, as the row keeps it. */
+  readonly size: number;
+  /** Null when the file is not an image. */
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+/** What `api.events` listeners of a file's write receive (`media.create`, …), as Strapi's webhook payload. */
+export interface MediaEvent {
+  readonly event: `media.${'create' | 'update' | 'delete'}`;
+  readonly media: unknown;
+  readonly createdAt: string;
+}
 
 /** What `api.events` listeners receive, as Strapi's webhook payload. */
 export interface EntryEvent {
@@ -63,9 +83,10 @@ export class Lifecycles {
     return Boolean(this.hooks['*'] || this.hooks[model.uid] || this.modules.has(model.uid));
   }
 
-  /** Whether a hook or a listener hears of the type's writes. */
+  /** Whether a hook or a listener hears of the type's writes (a file's: `media.*` listeners). */
   heard(model: Model): boolean {
-    return this.hooked(model) || this.events.eventNames().some((name) => typeof name === 'string' && name.startsWith('entry.') && this.events.listenerCount(name) > 0);
+    const prefix = model.uid === FILE_UID ? 'media.' : 'entry.';
+    return this.hooked(model) || this.events.eventNames().some((name) => typeof name === 'string' && name.startsWith(prefix) && this.events.listenerCount(name) > 0);
   }
 
   /** Those for every type first, then the type's module's, then the option's. */
@@ -84,7 +105,7 @@ export class Lifecycles {
 
   /** Runs the `after*` hooks, then tells the listeners; each failure is reported on its own. */
   async after(model: Model, event: LifecycleEvent, request: HookRequest | undefined): Promise<void> {
-    const report = request?.report ?? ((error: unknown) => process.stderr.write(`lifecycle hook failed: ${String(error)}\n`));
+    const report = request?.report ?? reportToStderr;
     for (const hook of this.hooksOf(model, `after${capitalize(event.action)}`)) {
       try {
         await hook(event);
@@ -92,17 +113,32 @@ export class Lifecycles {
         report(error);
       }
     }
-    const name = `entry.${event.action}` as const;
-    const payload: EntryEvent = { event: name, uid: model.uid, model: model.singularName, entry: event.entry, createdAt: new Date().toISOString() };
+    const [name, payload] = this.payload(model, event);
     // Each listener on its own: one that throws does not keep the others from hearing of the write.
     for (const listener of this.events.listeners(name)) {
       try {
-        await (listener as (payload: EntryEvent) => unknown)(payload);
+        await (listener as (payload: EntryEvent | MediaEvent) => unknown)(payload);
       } catch (error) {
         report(error);
       }
     }
   }
+
+  /** The event's name and payload for `api.events`: `media.*` for a file (as Strapi's webhooks name them), `entry.*` for an entry. */
+  private payload(model: Model, event: LifecycleEvent): [string, EntryEvent | MediaEvent] {
+    const createdAt = new Date().toISOString();
+    if (model.uid === FILE_UID) {
+      const name = `media.${event.action as 'create' | 'update' | 'delete'}` as const;
+      return [name, { event: name, media: event.entry, createdAt }];
+    }
+    const name = `entry.${event.action}` as const;
+    return [name, { event: name, uid: model.uid, model: model.singularName, entry: event.entry, createdAt }];
+  }
+}
+
+/** Where a failure after commit goes when nothing else is given. */
+export function reportToStderr(error: unknown): void {
+  process.stderr.write(`lifecycle hook failed: ${String(error)}\n`);
 }
 
 function capitalize<T extends string>(text: T): Capitalize<T> {

@@ -1,0 +1,108 @@
+/**
+ * The lifecycle hooks of files (`lifecycles: { 'plugin::upload.file': … }`, and `'*'`) and the
+ * `media.*` events of `api.events`, around the media library's writes, as around an entry's:
+ * `before*` hooks run in the write's transaction and may change the file's information (`name`,
+ * `alternativeText`, `caption`), which is checked again; `after*` hooks and the events run once
+ * it committed, with the file as the upload routes answer it. One FileHooks serves one request.
+ */
+import { ValidationError } from '../errors.js';
+import type { Model } from '../schema/registry.js';
+import type { FileFacts, HookRequest, LifecycleAction, LifecycleEvent, Lifecycles } from '../write/lifecycles.js';
+import { isValidFilename } from './file-name.js';
+import type { FileInfo } from './file-info.js';
+import type { PreparedFile } from './prepare-file.js';
+import { kilobytes } from './store-objects.js';
+
+type FileAction = Extract<LifecycleAction, 'create' | 'update' | 'delete'>;
+
+/** A file's information as the hooks see it, and as it is then written. */
+export interface HookedInfo {
+  name?: string | null;
+  alternativeText?: string | null;
+  caption?: string | null;
+}
+
+export interface FileHookRequest extends HookRequest {
+  readonly role: string;
+  /** The file as the upload routes answer it (`{ id, name, …, url }`), read from the primary. */
+  readonly read: (id: number) => Promise<Record<string, unknown>>;
+}
+
+export class FileHooks {
+  private readonly written: { action: FileAction; id: number; entry?: unknown }[] = [];
+
+  private constructor(
+    private readonly lifecycles: Lifecycles,
+    private readonly model: Model,
+    private readonly request: FileHookRequest,
+  ) {}
+
+  /** The hooks of a request's file writes; null when no hook and no listener hears of them (nothing to read or run). */
+  static of(lifecycles: Lifecycles, model: Model, request: FileHookRequest): FileHooks | null {
+    return lifecycles.heard(model) ? new FileHooks(lifecycles, model, request) : null;
+  }
+
+  /** `beforeCreate` of a new file: its information as the hooks leave it. */
+  beforeCreate(file: PreparedFile, info: FileInfo | undefined): Promise<HookedInfo> {
+    const data = { name: file.name, alternativeText: info?.alternativeText ?? null, caption: info?.caption ?? null };
+    return this.before('create', data, { file: factsOf(file) });
+  }
+
+  /** `beforeUpdate` of a file's new information, or of its replacement (`file`: the new content). */
+  beforeUpdate(id: number, data: HookedInfo, file?: PreparedFile): Promise<HookedInfo> {
+    return this.before('update', data, { id, ...(file ? { file: factsOf(file) } : {}) });
+  }
+
+  /** `beforeDelete`, with the file as it is answered before it goes. */
+  async beforeDelete(id: number): Promise<void> {
+    const entry = await this.request.read(id);
+    await this.lifecycles.before(this.model, this.event('delete', { id, entry }));
+    this.written.push({ action: 'delete', id, entry });
+  }
+
+  /** Counts a write for the after hooks, once its transaction commits. */
+  wrote(action: Exclude<FileAction, 'delete'>, id: number): void {
+    this.written.push({ action, id });
+  }
+
+  /** The `after*` hooks and the events of every write counted, in order; each failure is reported, none fails the request. */
+  async afterCommit(): Promise<void> {
+    const writes = this.written.splice(0);
+    for (const { action, id, entry } of writes) {
+      let answered = entry;
+      try {
+        answered ??= await this.request.read(id);
+      } catch (error) {
+        this.request.report(error);
+        continue;
+      }
+      await this.lifecycles.after(this.model, this.event(action, { id, entry: answered }), this.request);
+    }
+  }
+
+  private async before(action: FileAction, data: HookedInfo, rest: Partial<LifecycleEvent>): Promise<HookedInfo> {
+    const event = this.event(action, { ...rest, data: { ...data } });
+    await this.lifecycles.before(this.model, event);
+    return checkHookedInfo(event.data ?? {});
+  }
+
+  private event(action: FileAction, rest: Partial<LifecycleEvent>): LifecycleEvent {
+    return this.lifecycles.event(this.model, action, this.request.role, this.request, rest);
+  }
+}
+
+function factsOf(file: PreparedFile): FileFacts {
+  return { mime: file.mime, ext: file.ext, size: kilobytes(file.bytes), width: file.width, height: file.height };
+}
+
+/** The information a hook left: a name the file system takes, texts or null; other keys are not the hook's to set. */
+function checkHookedInfo(data: Record<string, unknown>): HookedInfo {
+  const checked: HookedInfo = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key !== 'name' && key !== 'alternativeText' && key !== 'caption') throw new ValidationError(key, `a file's ${key} is set by its content, not by a hook: only name, alternativeText and caption may change`);
+    if (value !== null && value !== undefined && typeof value !== 'string') throw new ValidationError(key, `${key} must be a string or null`);
+    checked[key] = value as string | null | undefined;
+  }
+  if (checked.name !== undefined && (checked.name === null || !isValidFilename(checked.name))) throw new ValidationError('name', 'File name contains invalid characters');
+  return checked;
+}
