@@ -101,7 +101,8 @@ function checkHookedInfo(data: Record<string, unknown>): HookedInfo {
   for (const [key, value] of Object.entries(data)) {
     if (key !== 'name' && key !== 'alternativeText' && key !== 'caption') throw new ValidationError(key, `a file's ${key} is set by its content, not by a hook: only name, alternativeText and caption may change`);
     if (value !== null && value !== undefined && typeof value !== 'string') throw new ValidationError(key, `${key} must be a string or null`);
-    checked[key] = value as string | null | undefined;
+    // As a sent name is taken: in its composed Unicode form (file-name.ts).
+    checked[key] = key === 'name' && typeof value === 'string' ? value.normalize() : (value as string | null | undefined);
   }
   if (checked.name !== undefined && (checked.name === null || !isValidFilename(checked.name))) throw new ValidationError('name', 'File name contains invalid characters');
   return checked;

@@ -114,9 +114,8 @@ export class MediaLibrary {
     if (attachment) await checkEntryExists(store, attachment);
     const ids: number[] = [];
     for (const [index, file] of prepared.entries()) {
-      const info = hooks ? await hooks.beforeCreate(file, infos[index]) : infos[index];
-      const named = info?.name ? { ...file, name: info.name } : file;
-      const id = await insertFile(store, named, info, stored[index], this.settings.provider.name, withFolders);
+      const hooked = hooks ? await hooks.beforeCreate(file, infos[index]) : null;
+      const id = await insertFile(store, renamed(file, hooked), hooked ?? infos[index], stored[index], this.settings.provider.name, withFolders);
       hooks?.wrote('create', id);
       if (attachment) await attachFile(store, id, attachment);
       await this.recordEvent(store, 'create', id);
@@ -142,8 +141,8 @@ export class MediaLibrary {
       stored = await objects.putFile(file);
       await this.transaction(async (store) => {
         if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
-        const hooked = hooks ? await hooks.beforeUpdate(id, { name: file.name, ...givenInfo(info) }, file) : info;
-        await replaceFile(store, id, hooked?.name ? { ...file, name: hooked.name } : file, hooked, stored, this.settings.provider.name);
+        const hooked = hooks ? await hooks.beforeUpdate(id, { ...givenInfo(info), name: file.name }, file) : null;
+        await replaceFile(store, id, renamed(file, hooked), hooked ?? info, stored, this.settings.provider.name);
         await this.recordEvent(store, 'update', id);
         hooks?.wrote('update', id);
       });
@@ -196,6 +195,11 @@ export class MediaLibrary {
     const results = await Promise.allSettled(objects.map((object) => this.settings.provider.delete(object)));
     for (const result of results) if (result.status === 'rejected') this.report(result.reason, 'a stored file no longer needed was not removed');
   }
+}
+
+/** The file under the name its hooks gave it, if they gave one (the name it was sent with is already the file's). */
+function renamed(file: PreparedFile, hooked: HookedInfo | null): PreparedFile {
+  return hooked?.name ? { ...file, name: hooked.name } : file;
 }
 
 /** The information fileInfo gives: what it leaves out or sets to null keeps the file's (Strapi's isNil rule). */

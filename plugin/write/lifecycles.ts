@@ -33,7 +33,7 @@ export interface LifecycleEvent {
 
 export type LifecycleHook = (event: LifecycleEvent) => unknown;
 export type LifecycleHooks = Partial<Record<LifecycleHookName, LifecycleHook>>;
-/** Per content type uid, and `'*'` for every type. */
+/** Per content type uid (files: `plugin::upload.file`), and `'*'` for every type, files included. */
 export type LifecycleOption = Readonly<Record<string, LifecycleHooks>>;
 
 /** The content of a file being uploaded, as it will be stored: for the hooks of `plugin::upload.file`. */

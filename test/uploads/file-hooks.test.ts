@@ -163,6 +163,16 @@ for (const kind of testDatabaseKinds()) {
       expect(Number(((await api.api.knex('articles').count({ count: '*' }).first()) as { count: number | string }).count)).to.equal(articles + 1);
     });
 
+    it('keeps a name in its composed form, sent with the file, in fileInfo, or given by a hook', async function () {
+      const decomposed = 'cafe\u0301.jpg';
+      const sent = (await upload('photo.jpg', { name: decomposed })).body as { id: number; name: string }[];
+      expect(sent[0].name).to.equal(decomposed.normalize());
+      const replaced = await api.as('editor', api.request.post(`/api/upload?id=${sent[0].id}`)).field('fileInfo', JSON.stringify({ name: decomposed })).attach('files', testFile('icon.png'), 'icon.png');
+      expect(replaced.body.name).to.equal(decomposed.normalize());
+      fileHooks.beforeCreate = (event) => void (event.data!.name = decomposed);
+      expect(((await upload()).body as { name: string }[])[0].name).to.equal(decomposed.normalize());
+    });
+
     it("runs them for host code's uploads too, as role ''", async function () {
       fileHooks.beforeCreate = (event) => void (event.data!.alternativeText = `by '${event.role}'`);
       const file = await api.api.media.upload(testFile('icon.png'), { filename: 'logo.png' });
