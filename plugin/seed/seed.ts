@@ -10,6 +10,7 @@ import { describeLayout } from '../storage/layout.js';
 import { buildModels } from '../storage/models.js';
 import type { TestData } from '../testing/data-file.js';
 import { loadTestData } from '../testing/load-data.js';
+import type { UploadedFiles } from '../testing/upload-files.js';
 import { ARTICLE_UID, seedArticles } from './articles.js';
 import { CATEGORY_UID, seedCategories } from './categories.js';
 import { seedFiles } from './files.js';
@@ -143,11 +144,12 @@ export async function seedIfEmpty(knex: Knex, registry: Registry, progress?: See
  * Loads a checked data file (the testing kit's format) into a database without entries, in one
  * transaction, and sums up what it wrote; returns null and writes nothing when a content-type
  * table already holds a row: the file's entries would mix with content it knows nothing of.
+ * `uploaded`: the files the data names by path, already uploaded (testing/upload-files.ts).
  */
-export async function loadDataIfEmpty(knex: Knex, registry: Registry, data: TestData, now: Date): Promise<SeedSummary | null> {
+export async function loadDataIfEmpty(knex: Knex, registry: Registry, data: TestData, now: Date, uploaded?: UploadedFiles): Promise<SeedSummary | null> {
   return knex.transaction(async (trx) => {
     if ((await existingEntries(trx, registry)).length) return null;
-    return summarize(trx, registry, () => loadTestData(trx, registry, data, now));
+    return summarize(trx, registry, () => loadTestData(trx, registry, data, now, uploaded));
   });
 }
 

@@ -8,6 +8,7 @@
  */
 import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import mime from 'mime-types';
 import type { MediaApi } from '../upload/host-upload.js';
 import type { TestData, Values } from './data-file.js';
 
@@ -73,11 +74,11 @@ export interface UploadedFile {
 
 export type UploadedFiles = ReadonlyMap<FileToUpload, UploadedFile>;
 
-/** Uploads each file through the media library. */
-export async function uploadDataFiles(media: MediaApi, data: TestData): Promise<UploadedFiles> {
-  const uploaded = new Map<FileToUpload, UploadedFile>();
+/** Uploads each file through the media library, into `uploaded` (which holds what was uploaded when one fails). */
+export async function uploadDataFiles(media: MediaApi, data: TestData, uploaded = new Map<FileToUpload, UploadedFile>()): Promise<UploadedFiles> {
   for (const file of filesToUpload(data)) {
-    const answer = await media.upload(createReadStream(file.path), { filename: basename(file.path), ...file.info });
+    // The type a browser would declare, from the extension; the content decides where it can.
+    const answer = await media.upload(createReadStream(file.path), { filename: basename(file.path), mimeType: mime.lookup(file.path) || undefined, ...file.info });
     uploaded.set(file, { id: answer.id as number, mime: answer.mime as string });
   }
   return uploaded;

@@ -53,9 +53,13 @@ export class FileHooks {
     return this.before('update', data, { id, ...(file ? { file: factsOf(file) } : {}) });
   }
 
-  /** `beforeDelete`, with the file as it is answered before it goes. */
-  async beforeDelete(id: number): Promise<void> {
-    const entry = await this.request.read(id);
+  /** The file as answered: read before a transaction holds the database's connection. */
+  answered(id: number): Promise<Record<string, unknown>> {
+    return this.request.read(id);
+  }
+
+  /** `beforeDelete`, with the file as it was answered before it goes (`answered`). */
+  async beforeDelete(id: number, entry: Record<string, unknown>): Promise<void> {
     await this.lifecycles.before(this.model, this.event('delete', { id, entry }));
     this.written.push({ action: 'delete', id, entry });
   }

@@ -37,6 +37,8 @@ export interface MediaUploadInfo {
 export interface MediaApi {
   /** Stores the stream as a new file; answers the file as `POST /api/upload` answers it (`{ id, name, …, url }`). */
   upload(content: Readable | Buffer | Uint8Array, info: MediaUploadInfo): Promise<Record<string, unknown>>;
+  /** Deletes a file as `DELETE /api/upload/files/:id` does: its row, its links, then its stored objects (a NotFoundError when there is none). */
+  remove(id: number): Promise<void>;
 }
 
 /** Host code may attach to any entry: every action granted. */
@@ -47,9 +49,20 @@ const HOST_ROLE = '';
 
 /** `library` null: the media library is off (`upload: false`), and an upload says so. */
 export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null, timeout: number, report: (error: unknown) => void = reportToStderr): MediaApi {
+  const reader = () => ({ role: HOST_ROLE, caller: { role: HOST_ROLE, user: null, claims: {}, now: engine.now() }, rules: engine.rules(), deadline: Date.now() + timeout });
+  const read = (id: number) => answeredFile(engine, reader(), id);
+  const hookRequest = { role: HOST_ROLE, state: {}, report, read };
+  const libraryOn = (method: string): MediaLibrary => {
+    if (!library) throw new Error(`media.${method}: the media library is off (the upload option is false)`);
+    return library;
+  };
   return {
+    async remove(id) {
+      const on = libraryOn('remove');
+      await on.remove(id, on.hooks(hookRequest));
+    },
     async upload(content, info) {
-      if (!library) throw new Error('media.upload: the media library is off (the upload option is false)');
+      const library = libraryOn('upload');
       if (!info || typeof info.filename !== 'string' || info.filename === '') throw new ValidationError('filename', 'media.upload needs info.filename, the name of the file (photo.jpg)');
       const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
       try {
@@ -60,9 +73,7 @@ export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null
           files: [{ part: 'files', filename: info.filename, declaredType: info.mimeType ?? 'application/octet-stream', path, bytes }],
         };
         if (bytes === 0) throw new ValidationError('', 'Files are empty');
-        const reader = () => ({ role: HOST_ROLE, caller: { role: HOST_ROLE, user: null, claims: {}, now: engine.now() }, rules: engine.rules(), deadline: Date.now() + timeout });
-        const read = (id: number) => answeredFile(engine, reader(), id);
-        const [id] = await library.upload(form, HOST_GRANTS, folder, library.hooks({ role: HOST_ROLE, state: {}, report, read }));
+        const [id] = await library.upload(form, HOST_GRANTS, folder, library.hooks(hookRequest));
         return await read(id as number);
       } finally {
         await rm(folder, { recursive: true, force: true });

@@ -182,8 +182,9 @@ export class MediaLibrary {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('file.notFound');
     const withFolders = await this.withFolders();
+    const entry = await hooks?.answered(id);
     await this.transaction(async (store) => {
-      await hooks?.beforeDelete(id);
+      if (hooks && entry) await hooks.beforeDelete(id, entry);
       await this.recordEvent(store, 'delete', id);
       await deleteFile(store, id, withFolders);
     });

@@ -3,7 +3,7 @@
  * line, as a user runs it (the compiled CLI in a child process).
  */
 import type { DatabaseClient } from '../../plugin/storage/database.js';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -12,6 +12,7 @@ import { openDatabase, rawRows } from '../../plugin/storage/database.js';
 import { createTestDatabase, testDatabaseKinds } from '../support/databases.js';
 import { repoRoot } from '../support/server.js';
 import { runCli } from '../support/run-node.js';
+import { UPLOADS_DIR } from '../uploads/replay/recorded.js';
 
 const recipes = join(repoRoot, 'examples', 'recipes');
 const recipesData = join(recipes, 'test', 'data.yaml');
@@ -95,6 +96,36 @@ for (const kind of testDatabaseKinds()) {
         expect(result.stderr).to.equal('1 schema problem:\nbad.yaml:4:33 recipe.soup.minutes: minutes must be a `number` type, but the final value was: `NaN` (cast from the value `"four"`).\n');
         expect(result.stdout).to.equal('');
         await expectNoTables(kind.client, database);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('uploads the files a data file names by path where serve keeps uploads, and removes them when the load fails', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'content-api-seed-data-files-'));
+      const storage = join(folder, 'uploads');
+      const env = { ...process.env, UPLOAD_FOLDER: storage };
+      try {
+        copyFileSync(join(UPLOADS_DIR, 'files', 'photo.jpg'), join(folder, 'photo.jpg'));
+        copyFileSync(join(UPLOADS_DIR, 'files', 'notes.txt'), join(folder, 'notes.txt'));
+        // The SEO image takes images only: the text file is refused once uploaded, and both files go again.
+        writeFileSync(join(folder, 'refused.yaml'), 'article:\n  hello:\n    title: Hello\n    headerImage: { file: ./photo.jpg }\n    seo: { metaTitle: Hi, metaImage: { file: ./notes.txt } }\n');
+        const refused = await runCli(['seed', '--root', repoRoot, '--data', 'refused.yaml', '--database', database.url], folder, env);
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.match(/metaImage takes images; .*notes\.txt is text\/plain/);
+        const rows = (knex: Knex, table: string) => knex(table).count({ n: '*' }).then((counted) => Number((counted as { n: number | string }[])[0].n));
+        expect(await withKnex(database.url, async (knex) => [await rows(knex, 'files'), await rows(knex, 'articles')])).to.deep.equal([0, 0]);
+        expect(readdirSync(storage)).to.deep.equal([]);
+
+        writeFileSync(join(folder, 'data.yaml'), 'article:\n  hello:\n    title: Hello\n    headerImage: { file: ./photo.jpg, alternativeText: The harbour }\n');
+        const seeded = await runCli(['seed', '--root', repoRoot, '--data', 'data.yaml', '--database', database.url], folder, env);
+        expect(seeded.code, seeded.stderr).to.equal(0);
+        expect(seeded.stdout).to.match(/^uploaded 1 file$/m);
+        const [file] = await withKnex(database.url, (knex) =>
+          knex('files').join('files_related_morphs as m', 'm.file_id', 'files.id').select('files.name', 'files.alternative_text as alt', 'files.hash', 'files.ext', 'm.field'),
+        );
+        expect(file).to.include({ name: 'photo.jpg', alt: 'The harbour', field: 'headerImage' });
+        expect(readdirSync(storage)).to.include(`${file.hash}${file.ext}`);
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

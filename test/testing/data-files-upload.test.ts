@@ -37,7 +37,7 @@ for (const kind of testDatabaseKinds()) {
       let folder = '';
       try {
         const id = api.ids.get('api::article.article')!.get('hello')!;
-        const query = 'populate[headerImage]=*&populate[gallery][fields][0]=name&populate[seo][populate][metaImage][fields][0]=name&populate[blocks][populate]=*&fields[0]=title';
+        const query = 'populate[headerImage]=*&populate[gallery][fields][0]=name&populate[gallery][fields][1]=mime&populate[seo][populate][metaImage][fields][0]=name&populate[blocks][populate]=*&fields[0]=title';
         const response = await api.request.get(`/api/articles/${id}?${query}`);
         expect(response.status, JSON.stringify(response.body)).to.equal(200);
         const attributes = response.body.data.attributes;
@@ -45,6 +45,8 @@ for (const kind of testDatabaseKinds()) {
         expect(header).to.include({ name: 'photo.jpg', alternativeText: 'The harbour', mime: 'image/jpeg', ext: '.jpg' });
         expect(Object.keys(header.formats).sort()).to.deep.equal(['large', 'medium', 'small', 'thumbnail']);
         expect(attributes.gallery.data.map((file: { attributes: { name: string } }) => file.attributes.name)).to.deep.equal(['listed.txt', 'icon.png', 'notes.txt']);
+        // A type the content does not tell is the one its extension declares, as a browser's would be.
+        expect(attributes.gallery.data.map((file: { attributes: { mime: string } }) => file.attributes.mime)).to.deep.equal(['text/plain', 'image/png', 'text/plain']);
         expect(attributes.seo.metaImage.data.attributes.name).to.equal('diagram.png');
         expect(attributes.blocks[0].file.data.attributes.name).to.equal('report.pdf');
         // Stored in a folder of the test's own, under the hashes the rows keep.
