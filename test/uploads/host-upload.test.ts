@@ -1,6 +1,7 @@
 /**
  * `api.media.upload(stream, info)` for host code: the route's path (limits, sniffing, formats,
- * attachment, one transaction), answered as the route answers a file. On SQLite and PostgreSQL.
+ * attachment, one transaction), answered as the route answers a file; `api.media.remove(id)` as the
+ * route deletes one. On SQLite and PostgreSQL.
  */
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
@@ -48,6 +49,19 @@ for (const kind of testDatabaseKinds()) {
       expect(await api.fileCount()).to.equal(files);
       expect(api.objects()).to.deep.equal(objects);
       expect(receivingFolders()).to.deep.equal(folders);
+    });
+
+    it('removes a file as DELETE /api/upload/files/:id does: its row, its links, its objects', async function () {
+      const file = await api.api.media.upload(testFile('photo.jpg'), { filename: 'gone.jpg', ref: 'api::article.article', refId: 3, field: 'headerImage' });
+      const objects = api.objects().filter((name) => name.includes(file.hash as string));
+      expect(objects.length).to.be.greaterThan(1);
+      await api.api.media.remove(file.id as number);
+      expect((await api.as('editor', api.request.get(`/api/upload/files/${file.id as number}`))).status).to.equal(404);
+      expect(api.objects().filter((name) => name.includes(file.hash as string))).to.deep.equal([]);
+      const links = await api.api.knex('files_related_morphs').where({ file_id: file.id }).count({ n: '*' });
+      expect(Number((links as { n: number | string }[])[0].n)).to.equal(0);
+      const missing = await api.api.media.remove(file.id as number).then(() => null, (failure: unknown) => failure as Error);
+      expect(missing?.name).to.equal('NotFoundError');
     });
 
     it('passes on the failure of the host\'s own stream, storing nothing', async function () {
