@@ -11,6 +11,7 @@ import type { FileFacts, HookRequest, LifecycleAction, LifecycleEvent, Lifecycle
 import { isValidFilename } from './file-name.js';
 import type { FileInfo } from './file-info.js';
 import type { PreparedFile } from './prepare-file.js';
+import type { RowStore } from '../write/row-store.js';
 import { kilobytes } from './store-objects.js';
 
 type FileAction = Extract<LifecycleAction, 'create' | 'update' | 'delete'>;
@@ -28,8 +29,16 @@ export interface FileHookRequest extends HookRequest {
   readonly read: (id: number) => Promise<Record<string, unknown>>;
 }
 
+interface Written {
+  readonly action: FileAction;
+  readonly id: number;
+  readonly entry?: unknown;
+}
+
 export class FileHooks {
-  private readonly written: { action: FileAction; id: number; entry?: unknown }[] = [];
+  /** The transaction attempt the writes were counted in: a write run again after a conflict counts its last run only. */
+  private attempt: RowStore | null = null;
+  private written: Written[] = [];
 
   private constructor(
     private readonly lifecycles: Lifecycles,
@@ -58,20 +67,30 @@ export class FileHooks {
     return this.request.read(id);
   }
 
-  /** `beforeDelete`, with the file as it was answered before it goes (`answered`). */
-  async beforeDelete(id: number, entry: Record<string, unknown>): Promise<void> {
+  /** `beforeDelete` in the transaction of `store`, with the file as it was answered before it goes (`answered`). */
+  async beforeDelete(store: RowStore, id: number, entry: Record<string, unknown>): Promise<void> {
     await this.lifecycles.before(this.model, this.event('delete', { id, entry }));
-    this.written.push({ action: 'delete', id, entry });
+    this.count(store, { action: 'delete', id, entry });
   }
 
-  /** Counts a write for the after hooks, once its transaction commits. */
-  wrote(action: Exclude<FileAction, 'delete'>, id: number): void {
-    this.written.push({ action, id });
+  /** Counts a write in the transaction of `store`, for the after hooks once it commits. */
+  wrote(store: RowStore, action: Exclude<FileAction, 'delete'>, id: number): void {
+    this.count(store, { action, id });
+  }
+
+  private count(store: RowStore, write: Written): void {
+    if (store !== this.attempt) {
+      this.attempt = store;
+      this.written = [];
+    }
+    this.written.push(write);
   }
 
   /** The `after*` hooks and the events of every write counted, in order; each failure is reported, none fails the request. */
   async afterCommit(): Promise<void> {
-    const writes = this.written.splice(0);
+    const writes = this.written;
+    this.written = [];
+    this.attempt = null;
     for (const { action, id, entry } of writes) {
       let answered = entry;
       try {

@@ -116,7 +116,7 @@ export class MediaLibrary {
     for (const [index, file] of prepared.entries()) {
       const hooked = hooks ? await hooks.beforeCreate(file, infos[index]) : null;
       const id = await insertFile(store, renamed(file, hooked), hooked ?? infos[index], stored[index], this.settings.provider.name, withFolders);
-      hooks?.wrote('create', id);
+      hooks?.wrote(store, 'create', id);
       if (attachment) await attachFile(store, id, attachment);
       await this.recordEvent(store, 'create', id);
       ids.push(id);
@@ -144,7 +144,7 @@ export class MediaLibrary {
         const hooked = hooks ? await hooks.beforeUpdate(id, { ...givenInfo(info), name: file.name }, file) : null;
         await replaceFile(store, id, renamed(file, hooked), hooked ?? info, stored, this.settings.provider.name);
         await this.recordEvent(store, 'update', id);
-        hooks?.wrote('update', id);
+        hooks?.wrote(store, 'update', id);
       });
     } catch (error) {
       await objects.discardStaged();
@@ -172,7 +172,7 @@ export class MediaLibrary {
       if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
       await updateFileInfo(store, id, hooks ? await hooks.beforeUpdate(id, givenInfo(info)) : info);
       await this.recordEvent(store, 'update', id);
-      hooks?.wrote('update', id);
+      hooks?.wrote(store, 'update', id);
     });
     await hooks?.afterCommit();
   }
@@ -184,7 +184,7 @@ export class MediaLibrary {
     const withFolders = await this.withFolders();
     const entry = await hooks?.answered(id);
     await this.transaction(async (store) => {
-      if (hooks && entry) await hooks.beforeDelete(id, entry);
+      if (hooks && entry) await hooks.beforeDelete(store, id, entry);
       await this.recordEvent(store, 'delete', id);
       await deleteFile(store, id, withFolders);
     });

@@ -7,6 +7,11 @@
  * failures never fail the request. On SQLite and PostgreSQL.
  */
 import { expect } from 'chai';
+import { FileHooks } from '../../plugin/upload/file-hooks.js';
+import { loadSchema } from '../../plugin/schema/load.js';
+import { Lifecycles } from '../../plugin/write/lifecycles.js';
+import type { RowStore } from '../../plugin/write/row-store.js';
+import { repoRoot } from '../support/api.js';
 import { ForbiddenError, ValidationError, type LifecycleEvent, type LifecycleHooks, type MediaEvent } from '../../plugin/index.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { memoryLog } from './support/memory-log.js';
@@ -180,3 +185,18 @@ for (const kind of testDatabaseKinds()) {
     });
   });
 }
+
+describe('file hooks of a write run again after a conflict', () => {
+  it('run the after hooks of its last run only, with that run\'s ids', async () => {
+    const heard: string[] = [];
+    const lifecycles = new Lifecycles({ [FILE_UID]: { afterCreate: (event) => void heard.push(`afterCreate ${event.id}`) } });
+    const registry = await loadSchema(repoRoot);
+    const hooks = FileHooks.of(lifecycles, registry.file, { role: 'editor', state: {}, report: (error) => heard.push(String(error)), read: async (id) => ({ id }) })!;
+    const [firstRun, secondRun] = [{}, {}] as RowStore[];
+    hooks.wrote(firstRun, 'create', 7);
+    hooks.wrote(secondRun, 'create', 8);
+    hooks.wrote(secondRun, 'create', 9);
+    await hooks.afterCommit();
+    expect(heard).to.deep.equal(['afterCreate 8', 'afterCreate 9']);
+  });
+});
