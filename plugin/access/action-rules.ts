@@ -54,8 +54,9 @@ const KEYS_OF: Record<string, readonly string[]> = {
   create: ['where', 'set', 'fields'],
   update: ['where', 'set', 'fields'],
   delete: ['where'],
-  upload: [],
-  destroy: [],
+  // On files: the files a caller may replace or change the information of, and delete; new files must match `upload`'s too.
+  upload: ['where'],
+  destroy: ['where'],
 };
 
 /**

@@ -62,7 +62,7 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   // Receiving and storing an entry's files does not use up the time budget of its write.
   const request = { model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks };
   const result = entryFiles
-    ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite }, grants), fileHookRequest(ctx, engine, options, request))
+    ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite, alsoWritten: entryFiles.attributes }, grants), fileHookRequest(ctx, engine, options, request))
     : await run(request, grants);
   engine.statistics?.written();
   ctx.set('Cache-Control', 'no-store');

@@ -2,13 +2,15 @@
  * `ref`, `refId` and `field` of an upload: the entry's media attribute the new files fill. Strapi
  * attaches when all three are sent and checks none of them (an unknown type is its 500, an
  * unknown attribute or entry a link to nothing); here the type must be a content type, the
- * attribute one of its media attributes, the entry must exist, the caller must be allowed to
- * `update` that type, and each file must be of a type the attribute allows.
+ * attribute one of its media attributes that the caller's `update` rule lets it write, the entry
+ * must be one that rule reaches (any other is answered as missing), and each file must be of a
+ * type the attribute allows.
  */
-import type { Grants } from '../access/permissions.js';
+import { allowsField } from '../access/action-rules.js';
+import type { WriteAccess } from '../access/write-access.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { ENTRY_ID } from '../http/entry-id.js';
-import type { MediaAttribute, Registry } from '../schema/registry.js';
+import { modelOf, type MediaAttribute, type Registry } from '../schema/registry.js';
 import type { RowStore } from '../write/row-store.js';
 import type { Attachment } from './file-rows.js';
 
@@ -18,7 +20,7 @@ export interface ResolvedAttachment extends Attachment {
 }
 
 /** The attachment the fields ask for, or null when they do not name all three. */
-export function resolveAttachment(registry: Registry, grants: Grants, fields: ReadonlyMap<string, readonly string[]>): ResolvedAttachment | null {
+export function resolveAttachment(registry: Registry, access: WriteAccess, fields: ReadonlyMap<string, readonly string[]>): ResolvedAttachment | null {
   const [ref, refId, field] = ['ref', 'refId', 'field'].map((name) => fields.get(name)?.[0]);
   if (!ref || !refId || !field) return null;
   const model = registry.models.get(ref);
@@ -26,7 +28,8 @@ export function resolveAttachment(registry: Registry, grants: Grants, fields: Re
   const attribute = model.attributes.get(field);
   if (attribute?.kind !== 'media') throw new ValidationError('field', `Invalid field ${JSON.stringify(field)}: ${ref} has no media attribute of that name`);
   if (!ENTRY_ID.test(refId)) throw new ValidationError('refId', `Invalid refId ${JSON.stringify(refId)}: expected the id of an entry`);
-  if (!grants.can(model.uid, 'update')) throw new ForbiddenError();
+  if (!access.can(model.uid, 'update')) throw new ForbiddenError();
+  if (!allowsField(access.rule(model.uid, 'update'), field)) throw new ValidationError('field', `${field} cannot be written by this role`);
   const media: MediaAttribute = attribute;
   return { uid: model.uid, id: Number(refId), field, multiple: media.multiple, table: model.tableName, allowedTypes: media.allowedTypes };
 }
@@ -47,9 +50,10 @@ export function checkAllowedType(attachment: ResolvedAttachment, mime: string): 
   }
 }
 
-/** Inside the write's transaction: the entry must exist when its link is written. */
-export async function checkEntryExists(store: RowStore, attachment: ResolvedAttachment): Promise<void> {
-  if (!(await store.trx(attachment.table).where({ id: attachment.id }).first('id'))) {
+/** Inside the write's transaction: the entry must exist, and be the caller's to `update`, when its link is written; a hidden one is answered as a missing one. */
+export async function mustReachAttached(store: RowStore, attachment: ResolvedAttachment): Promise<void> {
+  const model = modelOf(store.registry, attachment.uid);
+  if (!(await store.access.reachable(store.trx, model, [attachment.id], 'update')).has(attachment.id)) {
     throw new ValidationError('refId', `Invalid refId ${attachment.id}: no such entry of ${attachment.uid}`);
   }
 }

@@ -28,6 +28,8 @@ const BAD_PART = `When using multipart/form-data you need to provide your files 
 export interface EntryFiles {
   /** The write's body: `{ data }` from the `data` part. */
   readonly body: { readonly data: unknown };
+  /** The entry's attributes the files are written under (`gallery` for `files.gallery`, `seo` for `files.seo.metaImage`): the write's field rule must allow them. */
+  readonly attributes: readonly string[];
   /**
    * Stores the files and runs the write with their rows in its transaction, their `beforeCreate`
    * hooks there too and their after hooks once it is done; removes the temporary files in any case.
@@ -63,6 +65,7 @@ export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, mod
     }
     return {
       body: { data },
+      attributes: [...new Set(groups.map((group) => group.path.name.split('.')[0]!))],
       write: (run, hookRequest) => writeWithFiles(library, model, groups, run, library.hooks(hookRequest)).finally(() => rm(folder, { recursive: true, force: true })),
     };
   } catch (error) {

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Grants } from '../access/permissions.js';
 import { ValidationError } from '../errors.js';
 import type { WriteEngine } from '../write/write.js';
 import { reportToStderr } from '../write/lifecycles.js';
 import { answeredFile } from './answered-file.js';
 import type { MediaLibrary } from './media-library.js';
+import { WriteAccess } from '../access/write-access.js';
 import { fileTooBig, type UploadForm } from './multipart.js';
 
 export interface MediaUploadInfo {
@@ -41,9 +41,6 @@ export interface MediaApi {
   remove(id: number): Promise<void>;
 }
 
-/** Host code may attach to any entry: every action granted. */
-const HOST_GRANTS: Grants = { role: '', can: () => true, rule: () => null };
-
 /** The role the answer is read under: none, so no rule of any role hides a field of the file. */
 const HOST_ROLE = '';
 
@@ -59,7 +56,7 @@ export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null
   return {
     async remove(id) {
       const on = libraryOn('remove');
-      await on.remove(id, on.hooks(hookRequest));
+      await on.remove(WriteAccess.unrestricted(on.engine.executor.dialect), id, on.hooks(hookRequest));
     },
     async upload(content, info) {
       const library = libraryOn('upload');
@@ -73,7 +70,7 @@ export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null
           files: [{ part: 'files', filename: info.filename, declaredType: info.mimeType ?? 'application/octet-stream', path, bytes }],
         };
         if (bytes === 0) throw new ValidationError('', 'Files are empty');
-        const [id] = await library.upload(form, HOST_GRANTS, folder, library.hooks(hookRequest));
+        const [id] = await library.upload(WriteAccess.unrestricted(library.engine.executor.dialect), form, folder, library.hooks(hookRequest));
         return await read(id as number);
       } finally {
         await rm(folder, { recursive: true, force: true });

@@ -5,12 +5,12 @@
  * request stored, so nothing is left behind; objects a deletion or a replacement no longer needs
  * are removed after its commit.
  */
-import type { Grants } from '../access/permissions.js';
+import type { WriteAccess } from '../access/write-access.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { RowStore } from '../write/row-store.js';
 import { inTransaction } from '../write/transaction.js';
 import type { WriteEngine } from '../write/write.js';
-import { checkAllowedType, checkEntryExists, resolveAttachment, type ResolvedAttachment } from './attachment.js';
+import { checkAllowedType, mustReachAttached, resolveAttachment, type ResolvedAttachment } from './attachment.js';
 import { parseFileInfo, type FileInfo } from './file-info.js';
 import { attachFile, deleteFile, insertFile, readFileObjects, replaceFile, updateFileInfo } from './file-rows.js';
 import { hasFolderTables } from './folder-tables.js';
@@ -36,9 +36,9 @@ export class MediaLibrary {
     this.limiter = new Limiter(settings.imageConcurrency);
   }
 
-  /** A write of file rows; the webhooks' media events it recorded are sent once it commits. */
-  private async transaction<T>(work: Parameters<typeof inTransaction<T>>[2]): Promise<T> {
-    const result = await inTransaction(this.engine, { locks: ['files'], deadline: Date.now() + this.timeout }, work);
+  /** A write of file rows by a caller; the webhooks' media events it recorded are sent once it commits. */
+  private async transaction<T>(access: WriteAccess, work: Parameters<typeof inTransaction<T>>[2]): Promise<T> {
+    const result = await inTransaction(this.engine, { locks: ['files'], deadline: Date.now() + this.timeout, access }, work);
     this.engine.outbox?.committed();
     return result;
   }
@@ -59,11 +59,11 @@ export class MediaLibrary {
   }
 
   /** `POST /upload` with files: the new files' ids, in the order they were sent. */
-  async upload(form: UploadForm, grants: Grants, folder: string, hooks: FileHooks | null): Promise<number[]> {
+  async upload(access: WriteAccess, form: UploadForm, folder: string, hooks: FileHooks | null): Promise<number[]> {
     const infos = parseFileInfo(form.fields.get('fileInfo'), form.files.length);
-    const attachment = resolveAttachment(this.engine.registry, grants, form.fields);
+    const attachment = resolveAttachment(this.engine.registry, access, form.fields);
     const prepared = await this.prepare(form.files, infos, folder, attachment);
-    const ids = await this.add(prepared, infos, attachment, hooks);
+    const ids = await this.add(access, prepared, infos, attachment, hooks);
     await hooks?.afterCommit();
     return ids;
   }
@@ -77,8 +77,16 @@ export class MediaLibrary {
   }
 
   /** Stores prepared files and writes their rows (attached when asked) in one transaction; answers their ids. */
-  async add(prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null, hooks: FileHooks | null): Promise<number[]> {
-    return this.storedWhile(prepared, (stored) => this.transaction((store) => this.insertRows(store, prepared, infos, stored, attachment, hooks)));
+  async add(access: WriteAccess, prepared: readonly PreparedFile[], infos: readonly (FileInfo | undefined)[], attachment: ResolvedAttachment | null, hooks: FileHooks | null): Promise<number[]> {
+    return this.storedWhile(prepared, (stored) =>
+      this.transaction(access, async (store) => {
+        if (attachment) await mustReachAttached(store, attachment);
+        const ids = await this.insertRows(store, prepared, infos, stored, attachment, hooks);
+        // A rule on `upload` holds for the new files too (a folder they must be in, say).
+        for (const id of ids) await access.mustStillMatch(store.trx, store.registry.file, id, 'upload');
+        return ids;
+      }),
+    );
   }
 
   /**
@@ -111,7 +119,6 @@ export class MediaLibrary {
     hooks: FileHooks | null,
   ): Promise<number[]> {
     const withFolders = await this.withFolders();
-    if (attachment) await checkEntryExists(store, attachment);
     const ids: number[] = [];
     for (const [index, file] of prepared.entries()) {
       const hooked = hooks ? await hooks.beforeCreate(file, infos[index]) : null;
@@ -125,7 +132,7 @@ export class MediaLibrary {
   }
 
   /** `POST /upload?id=N` with one file: new content under the same id, hash and URL. */
-  async replace(id: number, form: UploadForm, folder: string, hooks: FileHooks | null): Promise<void> {
+  async replace(access: WriteAccess, id: number, form: UploadForm, folder: string, hooks: FileHooks | null): Promise<void> {
     if (form.files.length > 1) throw new ValidationError('', 'Cannot replace a file with multiple ones');
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
     const existing = await readFileObjects(this.engine.knex, id);
@@ -139,10 +146,11 @@ export class MediaLibrary {
     let stored: StoredFile;
     try {
       stored = await objects.putFile(file);
-      await this.transaction(async (store) => {
-        if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
+      await this.transaction(access, async (store) => {
+        await mustReachFile(store, id, 'upload', 'Entity not found');
         const hooked = hooks ? await hooks.beforeUpdate(id, { ...givenInfo(info), name: file.name }, file) : null;
         await replaceFile(store, id, renamed(file, hooked), hooked ?? info, stored, this.settings.provider.name);
+        await access.mustStillMatch(store.trx, store.registry.file, id, 'upload');
         await this.recordEvent(store, 'update', id);
         hooks?.wrote(store, 'update', id);
       });
@@ -166,11 +174,12 @@ export class MediaLibrary {
   }
 
   /** `POST /upload?id=N` without a file: fileInfo only. */
-  async updateInfo(id: number, form: UploadForm, hooks: FileHooks | null): Promise<void> {
+  async updateInfo(access: WriteAccess, id: number, form: UploadForm, hooks: FileHooks | null): Promise<void> {
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
-    await this.transaction(async (store) => {
-      if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError('Entity not found');
+    await this.transaction(access, async (store) => {
+      await mustReachFile(store, id, 'upload', 'Entity not found');
       await updateFileInfo(store, id, hooks ? await hooks.beforeUpdate(id, givenInfo(info)) : info);
+      await access.mustStillMatch(store.trx, store.registry.file, id, 'upload');
       await this.recordEvent(store, 'update', id);
       hooks?.wrote(store, 'update', id);
     });
@@ -178,12 +187,13 @@ export class MediaLibrary {
   }
 
   /** `DELETE /upload/files/:id`, once the answer was read: the row and its links, then its objects. */
-  async remove(id: number, hooks: FileHooks | null): Promise<void> {
+  async remove(access: WriteAccess, id: number, hooks: FileHooks | null): Promise<void> {
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('file.notFound');
     const withFolders = await this.withFolders();
     const entry = await hooks?.answered(id);
-    await this.transaction(async (store) => {
+    await this.transaction(access, async (store) => {
+      await mustReachFile(store, id, 'destroy', 'file.notFound');
       if (hooks && entry) await hooks.beforeDelete(store, id, entry);
       await this.recordEvent(store, 'delete', id);
       await deleteFile(store, id, withFolders);
@@ -196,6 +206,12 @@ export class MediaLibrary {
     const results = await Promise.allSettled(objects.map((object) => this.settings.provider.delete(object)));
     for (const result of results) if (result.status === 'rejected') this.report(result.reason, 'a stored file no longer needed was not removed');
   }
+}
+
+/** A file the caller may `action` (its rule's `where` over the file's attributes); any other is answered as missing. */
+async function mustReachFile(store: RowStore, id: number, action: 'upload' | 'destroy', missing: string): Promise<void> {
+  if (!(await store.trx('files').where({ id }).first('id'))) throw new NotFoundError(missing);
+  await store.access.mustReach(store.trx, store.registry.file, id, action, () => new NotFoundError(missing));
 }
 
 /** The file under the name its hooks gave it, if they gave one (the name it was sent with is already the file's). */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { grantsFor, type Action } from '../access/permissions.js';
+import { WriteAccess } from '../access/write-access.js';
 import { resolveCaller } from '../access/role.js';
 import type { CallerValues } from '../query/caller-variable.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
@@ -33,6 +34,8 @@ interface Caller {
   readonly caller: CallerValues;
   readonly rules: ReturnType<WriteEngine['rules']>;
   readonly deadline: number;
+  /** What the caller may change. */
+  readonly access: WriteAccess;
 }
 
 export function addUploadRoutes(router: Router, engine: WriteEngine, library: MediaLibrary, options: RouterOptions): void {
@@ -42,7 +45,8 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
     const resolved = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
     const { role } = resolved;
     if (!grantsFor(rules.permissions, role).can(engine.registry.file.uid, action)) throw new ForbiddenError();
-    return { role, caller: { ...resolved, now: options.now() }, rules, deadline };
+    const values = { ...resolved, now: options.now() };
+    return { role, caller: values, rules, deadline, access: WriteAccess.of(grantsFor(rules.permissions, role), values, engine.executor.dialect) };
   };
   router.post('/upload', async (ctx) => {
     const who = await caller(ctx, 'upload');
@@ -54,13 +58,13 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
       let ids: number[];
       if (hasNoFiles(form)) {
         if (id === null) throw new ValidationError('', 'Files are empty');
-        await library.updateInfo(id, form, hooks);
+        await library.updateInfo(who.access, id, form, hooks);
         ids = [id];
       } else if (id !== null) {
-        await library.replace(id, form, folder, hooks);
+        await library.replace(who.access, id, form, folder, hooks);
         ids = [id];
       } else {
-        ids = await library.upload(form, grantsFor(who.rules.permissions, who.role), folder, hooks);
+        ids = await library.upload(who.access, form, folder, hooks);
       }
       // The answer's reads get their own time budget, counted once the files are in.
       const answering = { ...who, deadline: Date.now() + options.timeout };
@@ -93,7 +97,7 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
     const answer = await answeredFile(engine, who, id).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new NotFoundError('file.notFound') : error;
     });
-    await library.remove(id, library.hooks(fileHookRequest(ctx, engine, options, who)));
+    await library.remove(who.access, id, library.hooks(fileHookRequest(ctx, engine, options, who)));
     sendJson(ctx, answer);
   });
 }

@@ -34,7 +34,7 @@ function defaultsOf(model: Model): Record<string, unknown> {
 
 async function applyHeld(store: RowStore, write: RowWrite, id: number): Promise<void> {
   for (const change of write.media) await applyMedia(store, write.model, id, change);
-  for (const change of write.relations) await applyRelation(store, id, change);
+  for (const change of write.relations) await applyRelation(store, write.model, id, change);
   for (const change of write.components) await applyComponents(store, write.model, id, change);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The checks of a write that need the database, run in its transaction before anything is written
  * (so a refused write leaves even PostgreSQL's sequences untouched): related entries and files
- * exist (one statement per target type), files match the attribute's allowed types, positions name
+ * exist and are the caller's to `find` (one statement per target type), files match the attribute's allowed types, positions name
  * entries of the list, component ids belong to the row, unique values are free.
  */
 import type { Knex } from 'knex';
@@ -9,6 +9,7 @@ import { ApplicationError, DataValidationError, type DataPath, type DataProblem 
 import { FILE_UID, modelOf, type MediaAttribute } from '../schema/registry.js';
 import type { RowWrite } from './input.js';
 import { currentTargets } from './apply-relation.js';
+import { splitLinks } from '../access/authorize-write.js';
 import { orderRelations } from './order-relations.js';
 import { labelOf } from './scalar-values.js';
 import type { RowStore } from './row-store.js';
@@ -36,7 +37,7 @@ async function walk(store: RowStore, write: RowWrite, rowId: number | null, refe
     // Ordering throws a 400 when a position names an entry that is not in the list; only a
     // `before`/`after` position can, so only then is the row's list read here.
     const anchored = change.connect.some((item) => item.position?.kind === 'before' || item.position?.kind === 'after');
-    if (anchored) orderRelations(rowId === null ? [] : await currentTargets(store, change, rowId), change, change.attribute.toMany, change.path);
+    if (anchored) orderRelations(rowId === null ? [] : (await splitLinks(store, change.attribute, await currentTargets(store, change, rowId))).visible, change, change.attribute.toMany, change.path);
   }
   for (const change of write.media) references.push({ uid: FILE_UID, ids: change.fileIds, path: change.path, media: change.attribute });
   if (write.model.modelType === 'contentType') problems.push(...(await takenValues(store, write, rowId)));
@@ -56,16 +57,20 @@ async function checkOwnComponents(store: RowStore, write: RowWrite, rowId: numbe
   }
 }
 
-/** Problems for ids that name no row, and for files of a type the media attribute does not take. */
+/**
+ * Problems for ids that name no row the caller may `find` (a hidden row is answered as a missing
+ * one), and for files of a type the media attribute does not take.
+ */
 async function missingReferences(store: RowStore, references: readonly Reference[]): Promise<DataProblem[]> {
   const byUid = new Map<string, Set<number>>();
   for (const reference of references) for (const id of reference.ids) byUid.set(reference.uid, (byUid.get(reference.uid) ?? new Set()).add(id));
   const found = new Map<string, Map<number, string | null>>();
   for (const [uid, ids] of byUid) {
     const model = modelOf(store.registry, uid);
-    const columns = uid === FILE_UID ? ['id', 'mime'] : ['id'];
-    const rows = (await store.trx(model.tableName).whereIn('id', [...ids]).select(columns)) as { id: number | bigint; mime?: string | null }[];
-    found.set(uid, new Map(rows.map((row) => [Number(row.id), row.mime ?? null])));
+    const seen = await store.access.reachable(store.trx, model, [...ids], 'find');
+    const mimes = uid === FILE_UID && seen.size ? ((await store.trx(model.tableName).whereIn('id', [...seen]).select('id', 'mime')) as { id: number | bigint; mime: string | null }[]) : [];
+    const mimeOf = new Map(mimes.map((row) => [Number(row.id), row.mime]));
+    found.set(uid, new Map([...seen].map((id) => [id, mimeOf.get(id) ?? null])));
   }
   const problems: DataProblem[] = [];
   for (const reference of references) {

@@ -6,6 +6,7 @@
  */
 import { parseColumnValue } from '../storage/model-values.js';
 import type { Model, RelationAttribute, ScalarAttribute } from '../schema/registry.js';
+import { authorizeGroup } from '../access/authorize-write.js';
 import { currentTargets } from './apply-relation.js';
 import { relationLinks } from './relation-links.js';
 import type { RowStore } from './row-store.js';
@@ -59,6 +60,7 @@ async function setLocalizations(store: RowStore, model: Model, member: number, i
 export async function joinLocalizationGroup(store: RowStore, model: Model, id: number, sourceId: number): Promise<void> {
   const attribute = localizationsOf(model);
   const group = [sourceId, ...(await currentTargets(store, { attribute }, sourceId))].filter((member) => member !== id);
+  await authorizeGroup(store, model, group);
   const links = relationLinks(store.registry, attribute);
   const link = (from: number, to: number, order: number) => ({ [links.sourceColumn]: from, [links.targetColumn]: to, ...(links.orderColumn ? { [links.orderColumn]: order } : {}) });
   const rows = group.map((member, index) => link(id, member, index + 1));
@@ -74,6 +76,7 @@ export async function joinLocalizationGroup(store: RowStore, model: Model, id: n
  */
 export async function linkListedLocalizations(store: RowStore, model: Model, id: number): Promise<void> {
   const listed = await currentTargets(store, { attribute: localizationsOf(model) }, id);
+  await authorizeGroup(store, model, listed);
   const group = [id, ...listed];
   for (const member of listed) await setLocalizations(store, model, member, group.filter((other) => other !== member));
   await shareValues(store, model, id, listed);

@@ -15,23 +15,24 @@ import { joinLocalizationGroup, localizationsOf, sharedAttributeNames, sharedCol
 import type { RowStore } from './row-store.js';
 import { inTransaction } from './transaction.js';
 import type { Grants } from '../access/permissions.js';
-import { mustMatchWritten, ruledData } from './write-rules.js';
-import { answerOf, lockNamesOf, newEntryColumns, parseData, recordEvents, runAfterHooks, runBeforeHooks, type WriteEngine, type WriteRequest } from './write.js';
+import { answerOf, lockNamesOf, newEntryColumns, parseData, recordEvents, runAfterHooks, runBeforeHooks, writeAccess, type WriteEngine, type WriteRequest } from './write.js';
 
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
-  const rule = grants.rule(model.uid, 'create');
+  const access = writeAccess(engine, request, grants);
   const problems: DataProblem[] = [];
-  const { locale, ...data } = ruledData(model, rule, isPlainObject(request.body) ? request.body : {}, request.caller, problems);
+  const { locale, ...data } = access.ruledData(model, 'create', isPlainObject(request.body) ? request.body : {}, problems, request.alsoWritten);
   if (locale === undefined || locale === null || locale === '') throw new ApplicationError('locale is missing');
   // Strapi fills the body with the source's attributes that are not localized before checking it.
   const parse = (given: Record<string, unknown>, found: DataProblem[]) => parseData(engine, grants, model, given, { partial: false, path: [], draft: false, inherited: sharedAttributeNames(model) }, found);
   const parsed = parse(data, problems);
   const localizations = localizationsOf(model);
   const locales = await engine.locales();
-  const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, parsed), localizations.link.table], deadline: request.deadline }, async (store) => {
+  const id = await inTransaction(engine, { locks: [...lockNamesOf(engine, parsed), localizations.link.table], deadline: request.deadline, access }, async (store) => {
     const source = (await store.trx(model.tableName).where({ id: request.id }).first()) as Record<string, unknown> | undefined;
     if (!source) throw new NotFoundError('Entity not found');
+    // A source the caller may not read is answered as a missing one.
+    await access.mustReach(store.trx, model, request.id, 'find', () => new NotFoundError('Entity not found'));
     if (typeof locale !== 'string' || !locales.has(locale)) throw new ApplicationError('locale is invalid');
     const group = await currentTargets(store, { attribute: localizations }, request.id);
     const used = new Set([source.locale, ...(await localesOf(store, model, group))]);
@@ -44,7 +45,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     const created = await insertRow(store, write, { ...inherited, ...newEntryColumns(store, model, write, locale, false) });
     await joinLocalizationGroup(store, model, created, request.id);
     await request.alsoWrite?.(store, created);
-    await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
+    await access.mustStillMatch(store.trx, model, created, 'create');
     await recordEvents(engine, store, model, ['create'], created);
     return created;
   });

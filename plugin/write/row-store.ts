@@ -9,6 +9,7 @@ import type { DatabaseClient } from '../storage/database.js';
 import { describeLayout, type ColumnType } from '../storage/layout.js';
 import { formatColumnValue } from '../storage/model-values.js';
 import type { Model, Registry } from '../schema/registry.js';
+import type { WriteAccess } from '../access/write-access.js';
 
 /** Strapi's cost for password hashes. */
 const BCRYPT_ROUNDS = 10;
@@ -48,6 +49,8 @@ export class RowStore {
     readonly client: DatabaseClient,
     /** The write's time, for createdAt and updatedAt. */
     readonly now: Date,
+    /** What the caller may change: every row the write touches is checked against it. */
+    readonly access: WriteAccess,
   ) {}
 
   get registry(): Registry {

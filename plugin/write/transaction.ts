@@ -9,6 +9,7 @@ import { ServiceUnavailableError } from '../errors.js';
 import { clientOf } from '../storage/database.js';
 import { isSqliteBusy } from '../storage/sqlite-busy.js';
 import { RowStore, type WriteSchema } from './row-store.js';
+import type { WriteAccess } from '../access/write-access.js';
 import { isMysqlConflict, isMysqlPastDeadline, lockMysqlNames, mysqlTransaction } from './mysql-transaction.js';
 
 /** What a write's transaction needs of the API. */
@@ -23,6 +24,8 @@ export interface TransactionOptions {
   readonly locks: readonly string[];
   /** When the request must be answered by (epoch ms): a PostgreSQL statement still waiting then is cancelled, and the answer is a 503. */
   readonly deadline: number;
+  /** What the caller may change (access/write-access.ts). */
+  readonly access: WriteAccess;
 }
 
 const ATTEMPTS = 5;
@@ -62,7 +65,7 @@ export async function inTransaction<T>(context: TransactionContext, options: Tra
       if (client === 'mysql') {
         return await mysqlTransaction(knex, options.deadline, async (trx) => {
           await lockMysqlNames(trx, options.locks);
-          return work(new RowStore(trx, schema, client, new Date(now())));
+          return work(new RowStore(trx, schema, client, new Date(now()), options.access));
         });
       }
       return await knex.transaction(async (trx) => {
@@ -74,7 +77,7 @@ export async function inTransaction<T>(context: TransactionContext, options: Tra
           // The connection is this write's until it commits: it waits for another writer no longer than the request may.
           await trx.raw(`PRAGMA busy_timeout = ${Math.min(left, SQLITE_BUSY_TIMEOUT_MS)}`);
         }
-        return work(new RowStore(trx, schema, client, new Date(now())));
+        return work(new RowStore(trx, schema, client, new Date(now()), options.access));
       });
     } catch (error) {
       if (PAST_DEADLINE.has(String((error as { code?: unknown } | null)?.code)) || isMysqlPastDeadline(error)) throw new ServiceUnavailableError('Service Unavailable: the write did not finish in time', 1);

@@ -22,7 +22,7 @@ import type { ScalarChecker } from './scalar-values.js';
 import { inTransaction, lockMore } from './transaction.js';
 import { linkListedLocalizations } from './localization-group.js';
 import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles } from './lifecycles.js';
-import { mustMatchToChange, mustMatchWritten, ruledData } from './write-rules.js';
+import { WriteAccess } from '../access/write-access.js';
 import type { Outbox } from '../webhooks/outbox.js';
 
 export interface WriteEngine extends ReadEngine {
@@ -52,6 +52,13 @@ export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   readonly hooks?: HookRequest;
   /** More writes of the entry's own transaction, once its row is written (the files sent with it). */
   readonly alsoWrite?: (store: RowStore, id: number) => Promise<void>;
+  /** The attributes `alsoWrite` writes (the files' `files.<attribute>…` parts): the rule's `fields` must allow them too. */
+  readonly alsoWritten?: readonly string[];
+}
+
+/** What the caller of a write may change, under its role's grants. */
+export function writeAccess(engine: WriteEngine, request: Pick<WriteRequest, 'caller'>, grants: Grants): WriteAccess {
+  return WriteAccess.of(grants, request.caller, engine.executor.dialect);
 }
 
 /** Whether the write publishes or unpublishes the entry: `publishedAt` going from null to a date, or back. */
@@ -163,9 +170,9 @@ export function lockNamesOf(engine: WriteEngine, write: RowWrite): string[] {
  */
 export async function createEntry(engine: WriteEngine, request: WriteRequest, grants: Grants, guard?: (store: RowStore) => Promise<void>): Promise<ReadResult> {
   const { model } = request;
-  const rule = grants.rule(model.uid, 'create');
+  const access = writeAccess(engine, request, grants);
   const problems: DataProblem[] = [];
-  const { locale: dataLocale, ...data } = ruledData(model, rule, dataOf(request.body), request.caller, problems);
+  const { locale: dataLocale, ...data } = access.ruledData(model, 'create', dataOf(request.body), problems, request.alsoWritten);
   if (dataLocale !== undefined && !model.localized) problems.push({ path: ['locale'], message: `locale cannot be written: ${model.displayName} is not localized` });
   // A new entry is a draft when it is created as one, as Strapi decides before checking it.
   const draft = model.draftAndPublish && data.publishedAt === null;
@@ -175,7 +182,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   const queryLocale = parseQueryString(request.querystring).locale;
   const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
   let published: LifecycleAction | null = null;
-  const id = await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
+  const id = await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline, access }, async (store) => {
     await guard?.(store);
     const hooked = await runBeforeHooks(engine, request, 'create', data, null, parse, { store, locked: lockNamesOf(engine, parsed) });
     published = hooked.publication;
@@ -184,7 +191,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
     if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
     await request.alsoWrite?.(store, created);
-    await mustMatchWritten(store, engine.executor.dialect, model, created, rule, request.caller);
+    await access.mustStillMatch(store.trx, model, created, 'create');
     await recordEvents(engine, store, model, ['create', published], created);
     return created;
   });
@@ -205,9 +212,9 @@ export function newEntryColumns(store: RowStore, model: Model, write: RowWrite, 
 /** `PUT /<plural>/:id`: the attributes given change, the others stay. */
 export async function updateEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<ReadResult> {
   const { model, id } = request;
-  const rule = grants.rule(model.uid, 'update');
+  const access = writeAccess(engine, request, grants);
   const problems: DataProblem[] = [];
-  const data = ruledData(model, rule, dataOf(request.body), request.caller, problems);
+  const data = access.ruledData(model, 'update', dataOf(request.body), problems, request.alsoWritten);
   if (data.locale !== undefined) {
     problems.push({ path: ['locale'], message: model.localized ? 'locale cannot be changed; create a localization instead' : `locale cannot be written: ${model.displayName} is not localized` });
   }
@@ -219,9 +226,9 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   const draft = model.draftAndPublish && (await isDraftEntry(engine, model, id));
   const parsed = parseData(engine, grants, model, rest, { partial: true, path: [], draft }, problems);
   let published: LifecycleAction | null = null;
-  await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline }, async (store) => {
+  await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline, access }, async (store) => {
     await mustExist(store, model, id);
-    await mustMatchToChange(store, engine.executor.dialect, model, id, rule, request.caller);
+    await access.mustReach(store.trx, model, id, 'update');
     if (problems.length) throw new DataValidationError(problems);
     // Whether the entry was published, for the publish and unpublish events: read only when someone hears of them.
     const was = model.draftAndPublish && (engine.lifecycles.heard(model) || engine.outbox?.wants(model, ['publish', 'unpublish'])) ? ((await store.trx(model.tableName).where({ id }).first('published_at')) as { published_at: unknown }).published_at !== null : false;
@@ -231,7 +238,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
     await request.alsoWrite?.(store, id);
-    await mustMatchWritten(store, engine.executor.dialect, model, id, rule, request.caller);
+    await access.mustStillMatch(store.trx, model, id, 'update');
     await recordEvents(engine, store, model, ['update', published], id);
   });
   engine.outbox?.committed();
@@ -250,10 +257,10 @@ async function isDraftEntry(engine: WriteEngine, model: Model, id: number): Prom
 export async function deleteEntry(engine: WriteEngine, request: WriteRequest & { readonly id: number }): Promise<ReadResult> {
   const answer = await answerOf(engine, request);
   try {
-    await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline }, async (store) => {
+    const access = writeAccess(engine, request, grantsFor(request.rules.permissions, request.role));
+    await inTransaction(engine, { locks: [request.model.tableName], deadline: request.deadline, access }, async (store) => {
       await mustExist(store, request.model, request.id);
-      const rule = grantsFor(request.rules.permissions, request.role).rule(request.model.uid, 'delete');
-      await mustMatchToChange(store, engine.executor.dialect, request.model, request.id, rule, request.caller);
+      await access.mustReach(store.trx, request.model, request.id, 'delete');
       if (engine.lifecycles.hooked(request.model)) {
         await engine.lifecycles.before(request.model, engine.lifecycles.event(request.model, 'delete', request.role, request.hooks, { id: request.id, entry: answeredEntry(answer.body) }));
       }
