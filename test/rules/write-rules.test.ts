@@ -10,34 +10,12 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { join } from 'node:path';
-import type { Knex } from 'knex';
 import { createTestApi, testDatabases, type TestApi } from '../../plugin/testing/index.js';
 import { repoRoot } from '../support/api.js';
+import { answerOf, NOWHERE, snapshot } from '../support/write-probes.js';
 
 const APP = join(repoRoot, 'test/rules/write-app');
 const TITLER = { Authorization: 'Bearer write-rules-titler-token' };
-/** An id no row of any table has. */
-export const NOWHERE = 987654;
-
-/** Every row of every table, in a stable order: what a refused write must leave as it was. */
-export async function snapshot(knex: Knex): Promise<Record<string, string[]>> {
-  const client = knex.client.config.client as string;
-  const listed =
-    client === 'pg'
-      ? ((await knex.raw('SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()')) as { rows: { name: string }[] }).rows
-      : client === 'mysql2'
-        ? ((await knex.raw('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()')) as [{ name: string }[]])[0]
-        : ((await knex.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) as { name: string }[]);
-  const tables: Record<string, string[]> = {};
-  for (const { name } of listed) tables[name] = ((await knex(name).select('*')) as unknown[]).map((row) => JSON.stringify(row)).sort();
-  return tables;
-}
-
-/** An answer with the id it named written as `<id>`, to compare a hidden id's answer with a missing one's. */
-export function answerOf(response: supertest.Response, id: number): { status: number; body: string } {
-  return { status: response.status, body: response.text.replace(new RegExp(`\\b${id}\\b(?! relation)`, 'g'), '<id>') };
-}
-
 for (const database of testDatabases()) {
   describe(`rules on every write path (${database})`, () => {
     let kit: TestApi;
