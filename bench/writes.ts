@@ -3,7 +3,9 @@
  * relations — sent one at a time, N times (default 1,000), to `content-api serve` on SQLite and
  * (when a PostgreSQL server is configured) PostgreSQL, and, when installed (../shared/oracle), to
  * the reference Strapi 4.26.2, each on a fresh copy of the small fixture. Prints p50, p90 and p99
- * per server, and each p50 as a ratio to Strapi's.
+ * per server, and each p50 as a ratio to Strapi's. The package's servers are also measured with a
+ * token whose role has a `find` rule on categories (matching every row): what the checks of the
+ * relation targets under a rule add to a create (docs/permissions.md, Writes).
  *
  *   npm run bench:writes [-- --requests 1000] [-- --no-strapi]
  */
@@ -22,6 +24,8 @@ import { repoRoot } from './engines.js';
 import { startStrapi } from './strapi-server.js';
 
 const TOKEN = 'writer-token';
+/** A writer whose `find` on categories has a rule: every connected category is checked under it. */
+const RULED_TOKEN = 'ruled-writer-token';
 
 /** The measured body: two relations (a to-one and a to-many) and three zone items, one with a relation and one with a file. */
 const BODY = JSON.stringify({
@@ -40,6 +44,8 @@ const BODY = JSON.stringify({
 interface Target {
   readonly name: string;
   readonly baseUrl: string;
+  /** The token to write with (the full-access writer's by default). */
+  readonly token?: string;
   stop(): Promise<void>;
 }
 
@@ -47,7 +53,7 @@ const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sor
 
 async function timeCreates(target: Target, requests: number): Promise<number[]> {
   const post = () =>
-    fetch(`${target.baseUrl}/api/articles`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: BODY });
+    fetch(`${target.baseUrl}/api/articles`, { method: 'POST', headers: { Authorization: `Bearer ${target.token ?? TOKEN}`, 'Content-Type': 'application/json' }, body: BODY });
   for (let warm = 0; warm < 20; warm++) await (await post()).arrayBuffer();
   const times: number[] = [];
   for (let index = 0; index < requests; index++) {
@@ -67,7 +73,9 @@ function writerRoot(dir: string): string {
   const all = '[find, findOne, preview, create, update, delete]';
   writeFileSync(
     join(root, 'permissions.yaml'),
-    `roles:\n  writer:\n    article: ${all}\n    category: ${all}\n    restaurant: ${all}\n    file: [find, findOne]\ntokens:\n  - { name: writer, role: writer, hash: "${tokenHash(TOKEN, 'bench-writes-salt-01')}" }\n`,
+    `roles:\n  writer:\n    article: ${all}\n    category: ${all}\n    restaurant: ${all}\n    file: [find, findOne]\n` +
+      `  ruled:\n    article: ${all}\n    category: { find: { where: { id: { $gt: 0 } } }, findOne: true }\n    file: [find, findOne]\n` +
+      `tokens:\n  - { name: writer, role: writer, hash: "${tokenHash(TOKEN, 'bench-writes-salt-01')}" }\n  - { name: ruled, role: ruled, hash: "${tokenHash(RULED_TOKEN, 'bench-writes-salt-02')}" }\n`,
   );
   return root;
 }
@@ -79,6 +87,7 @@ async function ourTargets(dir: string): Promise<Target[]> {
   const targets: Target[] = [];
   const sqlite = await startServer({ root, database: `sqlite:${file}`, args: ['--workers', '1', '--quiet'] });
   targets.push({ name: 'sqlite', baseUrl: sqlite.baseUrl, stop: () => sqlite.stop() });
+  targets.push({ name: 'sqlite+rule', baseUrl: sqlite.baseUrl, token: RULED_TOKEN, stop: async () => undefined });
   if (postgresServerUrl()) {
     const database = await createTestDatabase('postgres');
     const source = openDatabase(`sqlite:${join(conformanceKitDir(), 'db', 'strapi-small.db')}`);
@@ -86,6 +95,7 @@ async function ourTargets(dir: string): Promise<Target[]> {
     await source.destroy();
     const postgres = await startServer({ root, database: database.url, args: ['--workers', '1', '--quiet'] });
     targets.push({ name: 'postgres', baseUrl: postgres.baseUrl, stop: async () => (await postgres.stop(), await database.drop()) });
+    targets.push({ name: 'pg+rule', baseUrl: postgres.baseUrl, token: RULED_TOKEN, stop: async () => undefined });
   }
   return targets;
 }
@@ -99,14 +109,14 @@ async function main(): Promise<void> {
     if (!values['no-strapi']) targets.push(await startStrapi(join(conformanceKitDir(), 'db', 'strapi-small.db'), { writerToken: TOKEN, dir }));
     targets.push(...(await ourTargets(dir)));
     process.stdout.write(`\ncreate with a 3-item zone and 2 relations, ${requests} requests one at a time (ms)\n`);
-    process.stdout.write(`${'server'.padEnd(10)}${'p50'.padStart(8)}${'p90'.padStart(8)}${'p99'.padStart(8)}${'p50 ÷ strapi'.padStart(14)}\n`);
+    process.stdout.write(`${'server'.padEnd(12)}${'p50'.padStart(8)}${'p90'.padStart(8)}${'p99'.padStart(8)}${'p50 ÷ strapi'.padStart(14)}\n`);
     let strapiP50: number | null = null;
     for (const target of targets) {
       const times = await timeCreates(target, requests);
       const p50 = percentile(times, 50);
       if (target.name === 'strapi') strapiP50 = p50;
       const ratio = strapiP50 && target.name !== 'strapi' ? `${(p50 / strapiP50).toFixed(2)}×` : '';
-      process.stdout.write(`${target.name.padEnd(10)}${p50.toFixed(2).padStart(8)}${percentile(times, 90).toFixed(2).padStart(8)}${percentile(times, 99).toFixed(2).padStart(8)}${ratio.padStart(14)}\n`);
+      process.stdout.write(`${target.name.padEnd(12)}${p50.toFixed(2).padStart(8)}${percentile(times, 90).toFixed(2).padStart(8)}${percentile(times, 99).toFixed(2).padStart(8)}${ratio.padStart(14)}\n`);
     }
   } finally {
     for (const target of targets) await target.stop();
