@@ -76,7 +76,9 @@ export async function joinLocalizationGroup(store: RowStore, model: Model, id: n
  */
 export async function linkListedLocalizations(store: RowStore, model: Model, id: number): Promise<void> {
   const listed = await currentTargets(store, { attribute: localizationsOf(model) }, id);
-  await authorizeGroup(store, model, listed);
+  // Each listed entry's own list is replaced: the entries it listed lose their link from it too.
+  const former = (await Promise.all(listed.map((member) => currentTargets(store, { attribute: localizationsOf(model) }, member)))).flat();
+  await authorizeGroup(store, model, [...new Set([...listed, ...former])].filter((member) => member !== id));
   const group = [id, ...listed];
   for (const member of listed) await setLocalizations(store, model, member, group.filter((other) => other !== member));
   await shareValues(store, model, id, listed);

@@ -113,6 +113,18 @@ for (const database of testDatabases()) {
       expect(Number(onShelf.shelf_id)).to.equal(id('shelf', 'theirs'));
     });
 
+    it('joins a localization group only where the caller may change every member', async () => {
+      const before = await snapshot(kit.knex);
+      // b1 is Bob's, and its French localization is Alice's: joining b1's group would change hers.
+      const localized = await request.post(`/api/posts/${id('post', 'b1')}/localizations`).set(bob).send({ locale: 'de', title: 'x' });
+      expect(localized.status).to.equal(403);
+      const listed = await request.post('/api/posts').set(bob).send({ data: { title: 'x', locale: 'de', localizations: [id('post', 'b1')] } });
+      expect(listed.status).to.equal(403);
+      expect(await snapshot(kit.knex)).to.deep.equal(before);
+      const own = await request.post(`/api/posts/${id('post', 'b2')}/localizations`).set(bob).send({ locale: 'fr', title: 'bob-2-fr' });
+      expect(own.status).to.equal(200);
+    });
+
     it("holds an upload's attachment to the update rule's fields", async () => {
       const cover = () => request.post('/api/upload').set(TITLER).field('ref', 'api::post.post').field('refId', String(id('post', 'b2'))).field('field', 'cover').attach('files', Buffer.from('text'), 'c.txt');
       const attached = await cover();
