@@ -47,6 +47,7 @@ import { syncFolderTables } from './upload/folder-tables.js';
 import { createMediaApi, type MediaApi } from './upload/host-upload.js';
 import { MediaLibrary } from './upload/media-library.js';
 import { uploadSettings, type UploadOptions } from './upload/options.js';
+import { removeStaleReceivingFolders } from './upload/receiving-folder.js';
 import { serveLocalUploads } from './upload/serve-local.js';
 
 export { PermissionsFileMissing } from './access/permissions.js';
@@ -349,6 +350,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     outbox: webhooks.outbox,
   };
   const upload = options.upload === false ? null : uploadSettings(options.upload ?? {}, root);
+  // What a server killed during an upload left in tmpdir.
+  if (upload) await removeStaleReceivingFolders();
   // One library for the routes and the host's `api.media`: one limit on the images processed at once.
   const mediaLibrary = upload ? new MediaLibrary(engine, upload, options.timeout ?? DEFAULT_TIMEOUT_MS, (error, message) => (options.logger ? options.logger.error({ err: error }, message) : undefined)) : null;
   const permissionsFile = options.permissionsFile ?? join(root, 'permissions.yaml');

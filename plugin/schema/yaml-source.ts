@@ -1,12 +1,14 @@
 /**
  * A YAML schema file parsed with its source positions kept, so every later problem (structural
- * or cross-file) can name the line and column of the node it is about.
+ * or cross-file) can name the line and column of the node it is about. A file past the limits of
+ * yaml-limits.ts (size, nesting, aliases) is a problem, not parsed.
  */
 import { readFile } from 'node:fs/promises';
 import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLError } from 'yaml';
 import type { SourcePosition } from './document.js';
 import type { SchemaProblem } from './problems.js';
 import type { YamlPath } from './validate.js';
+import { exceededYamlLimit, MAX_YAML_ALIAS_COUNT, type YamlLimits } from './yaml-limits.js';
 
 /** A parsed file: its plain data, a locator for YAML paths, and its syntax problems. */
 export interface YamlSource {
@@ -19,9 +21,15 @@ export interface YamlSource {
 }
 
 /** Parse one file. `file` is the name used in positions and problems. */
-export function parseYamlSource(file: string, text: string): YamlSource {
+export function parseYamlSource(file: string, text: string, limits: YamlLimits = {}): YamlSource {
+  const exceeded = exceededYamlLimit(text, limits);
+  if (exceeded) {
+    const position = { file, ...lineAndColumn(text, exceeded.offset) };
+    return { file, data: null, problems: [{ ...position, path: '', message: exceeded.message }], locate: () => position };
+  }
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // Duplicate keys are found here in linear time: the library's own check compares each key with every other.
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const positionAt = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
@@ -30,20 +38,71 @@ export function parseYamlSource(file: string, text: string): YamlSource {
     const path = pathAtOffset(document.contents, offset);
     return { ...positionAt(offset), path: path.join('.'), message: message(path) };
   };
-  const duplicates = document.errors.filter((error) => error.code === 'DUPLICATE_KEY');
   // Past its first syntax error the parser has lost its place: what it reports for the lines
   // after (one wrong indentation or tab gives dozens) follows from that error, not from the text.
-  const [syntax] = document.errors.filter((error) => error.code !== 'DUPLICATE_KEY').sort((a, b) => a.pos[0] - b.pos[0]);
-  const problems = duplicates.map((error) =>
-    problemAt(error.pos[0], (path) => `duplicate key "${path[path.length - 1] ?? ''}"; a key may appear only once in a mapping`),
+  const [syntax] = [...document.errors].sort((a, b) => a.pos[0] - b.pos[0]);
+  const problems = duplicateKeyOffsets(document).map((offset) =>
+    problemAt(offset, (path) => `duplicate key "${path[path.length - 1] ?? ''}"; a key may appear only once in a mapping`),
   );
   if (syntax) problems.push(problemAt(syntaxErrorOffset(document, syntax), () => `YAML syntax error: ${syntax.message}`));
+  let data: unknown = null;
+  if (!problems.length) {
+    try {
+      data = document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+    } catch (error) {
+      if (!(error instanceof ReferenceError)) throw error;
+      // The library refuses aliases that expand too far ("billion laughs"), or one without its anchor.
+      const at = firstAliasOffset(document);
+      const message = /excessive alias/i.test(error.message)
+        ? `aliases expand to too many nodes (at most ${MAX_YAML_ALIAS_COUNT}); write the values out instead of nesting aliases of aliases`
+        : `YAML alias error: ${error.message}`;
+      problems.push(problemAt(at, () => message));
+    }
+  }
   return {
     file,
-    data: problems.length ? null : document.toJS(),
+    data,
     problems,
     locate: (path, atKey = false) => positionAt(offsetOf(document, path, atKey)),
   };
+}
+
+/** Where each key that repeats an earlier key of its mapping starts (scalar keys by value, as the library compares them). */
+function duplicateKeyOffsets(document: Document): number[] {
+  const offsets: number[] = [];
+  visit(document, {
+    Map(_key, node) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) offsets.push(isNode(pair.key) && pair.key.range ? pair.key.range[0] : 0);
+        seen.add(key);
+      }
+    },
+  });
+  return offsets;
+}
+
+function firstAliasOffset(document: Document): number {
+  let offset = -1;
+  visit(document, {
+    Alias(_key, node) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset >= 0 ? offset : 0;
+}
+
+/** The 1-based line and column of an offset, for a file the parser never saw. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
+    line++;
+    lineStart = index + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
 }
 
 /**

@@ -7,9 +7,7 @@
  * attaches them) are written in the entry's own transaction, so the entry and its files are
  * written together or not at all, and a write that fails removes the stored objects again.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { ValidationError } from '../errors.js';
 import type { Model } from '../schema/registry.js';
@@ -20,6 +18,7 @@ import type { FileHookRequest, FileHooks } from './file-hooks.js';
 import type { MediaLibrary } from './media-library.js';
 import { receiveForm, type NamedFile } from './multipart.js';
 import type { PreparedFile } from './prepare-file.js';
+import { makeReceivingFolder } from './receiving-folder.js';
 
 const NO_DATA = "When using multipart/form-data you need to provide your data in a JSON 'data' field.";
 const BAD_DATA = "Invalid 'data' field. 'data' should be a valid JSON.";
@@ -45,7 +44,7 @@ interface AttributeFiles {
 /** The entry write's multipart body, or null when the request is not multipart (a JSON write). */
 export async function receiveEntryFiles(ctx: Context, library: MediaLibrary, model: Model): Promise<EntryFiles | null> {
   if (!ctx.is('multipart')) return null;
-  const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
+  const folder = await makeReceivingFolder();
   try {
     const form = await receiveForm(ctx, library.settings, folder, () => true);
     const raw = form.fields.get('data')?.[0];

@@ -6,8 +6,7 @@
  * file. The host is trusted: no role or permission is asked for.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,6 +17,7 @@ import { answeredFile } from './answered-file.js';
 import type { MediaLibrary } from './media-library.js';
 import { WriteAccess } from '../access/write-access.js';
 import { fileTooBig, type UploadForm } from './multipart.js';
+import { makeReceivingFolder } from './receiving-folder.js';
 
 export interface MediaUploadInfo {
   /** The file's name, as a browser would send it (`harbour.jpg`): names the file, gives its extension. */
@@ -61,7 +61,7 @@ export function createMediaApi(engine: WriteEngine, library: MediaLibrary | null
     async upload(content, info) {
       const library = libraryOn('upload');
       if (!info || typeof info.filename !== 'string' || info.filename === '') throw new ValidationError('filename', 'media.upload needs info.filename, the name of the file (photo.jpg)');
-      const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
+      const folder = await makeReceivingFolder();
       try {
         const path = join(folder, 'part-0');
         const bytes = await receive(content, path, library.settings.maxFileBytes);

@@ -5,9 +5,7 @@
  * action on `file` — `upload`, `find`, `findOne`, `destroy` — before anything is read. Files are
  * answered as Strapi answers them: the attributes flattened beside the id, no envelope.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { grantsFor, type Action } from '../access/permissions.js';
@@ -24,6 +22,7 @@ import type { FileHookRequest } from './file-hooks.js';
 import { hookRequest } from '../http/hook-request.js';
 import { hasNoFiles, type MediaLibrary } from './media-library.js';
 import { receiveForm } from './multipart.js';
+import { makeReceivingFolder } from './receiving-folder.js';
 
 /** Strapi lists every file when no pagination is asked for; this many at most. */
 export const FILE_LIST_LIMIT = 10_000;
@@ -52,7 +51,7 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
     const who = await caller(ctx, 'upload');
     const id = uploadId(ctx.query.id);
     const hooks = library.hooks(fileHookRequest(ctx, engine, options, who));
-    const folder = await mkdtemp(join(tmpdir(), 'content-api-upload-'));
+    const folder = await makeReceivingFolder();
     try {
       const form = await receiveForm(ctx, library.settings, folder);
       let ids: number[];

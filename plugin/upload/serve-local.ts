@@ -1,10 +1,11 @@
 /**
  * Serves the `local` provider's folder at `/uploads/<key>`, as Strapi serves `public/uploads`:
  * the type from the extension, a weak ETag (size and modification time) with 304s, Cache-Control,
- * and single byte ranges (206, or 416 when the range is past the end). Every answer carries
- * `nosniff` and a Content-Security-Policy that runs nothing; types a browser would render as a
- * page (HTML, SVG, XML…) are sent as attachments, so an uploaded file cannot run script in the
- * API's origin. Paths that name no file pass to the next middleware.
+ * and single byte ranges as RFC 9110 says (206; 416 when the range starts past the end; a range
+ * that is not valid, or several ranges, get the whole file). Every answer carries `nosniff` and a
+ * Content-Security-Policy that loads and runs nothing; types a browser would render as a page
+ * (HTML, SVG, XML…) are sent as attachments, so an uploaded file cannot run script in the API's
+ * origin. Paths that name no file pass to the next middleware.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -15,7 +16,13 @@ import { SAFE_KEY } from './provider.js';
 
 /** A day: a replaced file keeps its URL (Strapi's rule), so a year-long cache would serve the old content. */
 const CACHE_CONTROL = 'public, max-age=86400';
-const CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+/**
+ * An image, a video or a PDF opened by itself is the document, which no directive blocks: what
+ * the policy stops is whatever a served file would load or run (a page or an SVG opened despite
+ * the attachment, in a browser that ignores it). Nothing of the API's origin is needed for that,
+ * and `sandbox` gives the document an origin of its own, without scripts, forms or popups.
+ */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox";
 /** Shown inline: types a browser displays without running anything from them. */
 const INLINE = /^(image\/(?!svg)|audio\/|video\/|text\/plain|application\/pdf$)/;
 
@@ -64,25 +71,27 @@ function sendFile(ctx: Context, path: string, range: { start: number; end: numbe
 }
 
 /**
- * The single byte range asked for, null for the whole file (no Range, several ranges, a stale
- * If-Range, or a header that is not a byte range), or 'unsatisfiable'.
+ * The byte range asked for (RFC 9110, 14.2), null for the whole file, or 'unsatisfiable'. A Range
+ * header is ignored, and the whole file sent, when there is none, when If-Range names another
+ * version, when it is not one valid byte range (`bytes=10-5`, another unit, a syntax error), and
+ * when it asks for several ranges: a server may ignore Range, and one answer is simpler and no
+ * larger than a multipart one. A valid range that starts past the end (or `bytes=-0`) is
+ * unsatisfiable: 416.
  */
 function requestedRange(ctx: Context, size: number): { start: number; end: number } | null | 'unsatisfiable' {
   const header = ctx.get('range');
   const ifRange = ctx.get('if-range');
   if (!header || (ifRange && ifRange !== ctx.response.get('ETag'))) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return null;
-  let start: number;
-  let end: number;
   if (match[1] === '') {
-    // `bytes=-N`: the last N bytes.
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    // `bytes=-N`: the last N bytes, the whole file when it is shorter.
+    const suffix = Number(match[2]);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
   }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
+  const start = Number(match[1]);
+  const last = match[2] === '' ? Infinity : Number(match[2]);
+  if (last < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(last, size - 1) };
 }

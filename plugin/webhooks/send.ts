@@ -7,8 +7,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { isInternalAddress, publicOnlyLookup } from './address-policy.js';
+import { literalAddressRefusal, publicOnlyLookup, type Resolve } from './address-policy.js';
 import type { WebhookTarget } from './config.js';
 
 /** What is kept of an answer's body, at most. */
@@ -27,6 +26,8 @@ export interface SendOptions {
   readonly timeout: number;
   readonly refusePrivateAddresses: boolean;
   readonly now?: () => number;
+  /** With `refusePrivateAddresses`, how target names are resolved (dns.lookup by default): the addresses it gives are the ones checked and connected to. */
+  readonly resolve?: Resolve;
 }
 
 /** `sha256=` and the hex HMAC-SHA256 of `<timestamp>.<body>` with the target's secret: what X-Webhook-Signature carries. */
@@ -49,10 +50,9 @@ export function sendEvent(target: WebhookTarget, event: { readonly id: string; r
   if (target.secret !== null) headers['X-Webhook-Signature'] = signature(target.secret, timestamp, event.body);
   const url = new URL(target.url);
   const finish = (status: number | null, error: string | null): Attempt => ({ status, ok: error === null, durationMs: Date.now() - started, error });
-  // A literal address is not looked up: it is checked as it is.
-  if (options.refusePrivateAddresses && isIP(url.hostname.replace(/^\[|\]$/g, '')) && isInternalAddress(url.hostname.replace(/^\[|\]$/g, ''))) {
-    return Promise.resolve(finish(null, `${url.hostname} is a private address (refusePrivateAddresses)`));
-  }
+  // Node does not call `lookup` for an address: it is checked here, before any socket exists.
+  const refusal = options.refusePrivateAddresses ? literalAddressRefusal(url) : null;
+  if (refusal) return Promise.resolve(finish(null, refusal));
   return new Promise((resolve) => {
     let settled = false;
     const done = (status: number | null, error: string | null) => {
@@ -66,7 +66,7 @@ export function sendEvent(target: WebhookTarget, event: { readonly id: string; r
       method: 'POST',
       headers,
       agent: false,
-      ...(options.refusePrivateAddresses ? { lookup: publicOnlyLookup as never } : {}),
+      ...(options.refusePrivateAddresses ? { lookup: publicOnlyLookup(options.resolve) as never } : {}),
     });
     const timer = setTimeout(() => done(null, `no answer within ${options.timeout} ms`), options.timeout);
     request.on('error', (error: NodeJS.ErrnoException) => done(null, error.message || String(error.code)));

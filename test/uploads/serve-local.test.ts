@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { repoRoot } from '../support/api.js';
 import { testFile, uploadApi, type UploadApi } from './support/upload-api.js';
 
 describe('uploads served from the local folder', function () {
@@ -83,6 +84,36 @@ describe('uploads served from the local folder', function () {
     expect(stale.status).to.equal(200);
   });
 
+  it('follows RFC 9110 for other ranges: an invalid one or several get the whole file, a valid one past the end 416', async function () {
+    const whole = bytesOf(url['notes.txt']);
+    const size = whole.length;
+    const ask = (range: string) => binary(api.request.get(url['notes.txt']).set('Range', range));
+    for (const range of ['bytes=10-5', 'bytes=5-2', 'bytes=0-1,3-4', 'bytes=-5,0-1', 'items=0-5', 'bytes=abc', 'bytes=-', 'bytes 0-5']) {
+      const response = await ask(range);
+      expect(response.status, range).to.equal(200);
+      expect(response.headers['content-range'], range).to.equal(undefined);
+      expect((response.body as Buffer).equals(whole), range).to.equal(true);
+    }
+    for (const range of ['bytes=100000-', `bytes=${size}-${size + 10}`, 'bytes=-0']) {
+      const response = await ask(range);
+      expect(response.status, range).to.equal(416);
+      expect(response.headers['content-range'], range).to.equal(`bytes */${size}`);
+    }
+    const partial: [string, number, number][] = [
+      ['bytes=-5', size - 5, size - 1],
+      ['bytes=3-3', 3, 3],
+      ['BYTES=0-1', 0, 1],
+      ['bytes=2-99999999999', 2, size - 1],
+      ['bytes=-100000', 0, size - 1],
+    ];
+    for (const [range, start, end] of partial) {
+      const response = await ask(range);
+      expect(response.status, range).to.equal(206);
+      expect(response.headers['content-range'], range).to.equal(`bytes ${start}-${end}/${size}`);
+      expect((response.body as Buffer).equals(whole.subarray(start, end + 1)), range).to.equal(true);
+    }
+  });
+
   it('answers HEAD with the headers and no body', async function () {
     const response = await api.request.head(url['photo.jpg']);
     expect(response.status).to.equal(200);
@@ -94,11 +125,22 @@ describe('uploads served from the local folder', function () {
       const response = await api.request.get(url[name]);
       expect(response.status, name).to.equal(200);
       expect(response.headers['content-disposition'], name).to.match(/^attachment; filename="/);
-      expect(response.headers['content-security-policy'], name).to.include("default-src 'none'").and.include('sandbox');
+      expect(response.headers['content-security-policy'], name).to.equal("default-src 'none'; sandbox");
       expect(response.headers['x-content-type-options'], name).to.equal('nosniff');
     }
     expect((await api.request.get(url['logo.svg'])).headers['content-type']).to.equal('image/svg+xml');
     expect((await api.request.get(url['notes.txt'])).headers['content-disposition']).to.equal(undefined);
+  });
+
+  it('sends the policy docs/uploads.md documents on every answer, inline types included', async function () {
+    const documented = /Content-Security-Policy: `([^`]+)`/.exec(readFileSync(join(repoRoot, 'docs/uploads.md'), 'utf8').replace(/\s*\n\s*/g, ' '));
+    expect(documented?.[1]).to.equal("default-src 'none'; sandbox");
+    const answers = [
+      ...(await Promise.all(['photo.jpg', 'notes.txt', 'logo.svg'].map((name) => api.request.get(url[name])))),
+      await api.request.get(url['photo.jpg']).set('Range', 'bytes=999999-'),
+      await api.request.head(url['notes.txt']),
+    ];
+    for (const response of answers) expect(response.headers['content-security-policy'], String(response.status)).to.equal(documented![1]);
   });
 
   it('serves nothing outside the folder, nor the partial files of uploads under way', async function () {
