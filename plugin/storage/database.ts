@@ -150,3 +150,14 @@ const postgresOpenedHere = new WeakSet<Knex>();
 export function openedByThePlugin(knex: Knex): boolean {
   return postgresOpenedHere.has(knex);
 }
+
+/**
+ * The connection settings of a knex instance whose connection is given as an object, for
+ * connections opened beside knex's pool (the MariaDB executor's pools, the PostgreSQL body
+ * workers). knex keeps `password` as a non-enumerable property, so that logging the settings does
+ * not print it: a spread or a structured clone of the object silently drops it.
+ */
+export function connectionSettingsOf(knex: Knex): Record<string, unknown> {
+  const connection = knex.client.config.connection as Record<string, unknown>;
+  return Object.fromEntries(Object.getOwnPropertyNames(connection).map((name) => [name, connection[name]]));
+}
