@@ -35,7 +35,12 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { client: 'postgres', target: url };
   if (/^(mysql|mariadb):\/\//.test(url)) return { client: 'mysql', target: url };
-  throw new Error(`invalid database URL "${url}": expected sqlite:<path>, postgres://user@host:port/database or mysql://user@host:port/database`);
+  throw new Error(`invalid database URL "${withoutPassword(url)}": expected sqlite:<path>, postgres://user@host:port/database or mysql://user@host:port/database`);
+}
+
+/** A URL as messages may show it: its password, if any, replaced by `***`. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^@/?#]*@/i, '$1***@');
 }
 
 /** The client of an open knex instance, as this package names it. */
