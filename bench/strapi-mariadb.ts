@@ -30,7 +30,8 @@ const DATABASE_CONFIG = `module.exports = ({ env }) => {
   const url = new URL(env('DATABASE_URL'));
   return { connection: { client: 'mysql2', connection: {
     host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username || 'root'),
-    password: decodeURIComponent(url.password), database: url.pathname.slice(1) } } };
+    password: decodeURIComponent(url.password), database: url.pathname.slice(1),
+    ...(url.searchParams.get('socketPath') ? { socketPath: url.searchParams.get('socketPath') } : {}) } } };
 };
 `;
 

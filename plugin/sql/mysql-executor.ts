@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import type { Knex } from 'knex';
 import { createPool, type Pool, type PoolOptions } from 'mysql2/promise';
 import { ServiceUnavailableError } from '../errors.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../storage/database.js';
+import { connectionSettingsOf, DEFAULT_CONNECT_TIMEOUT_MS } from '../storage/database.js';
 import { mysqlConnectionConfig, mysqlReadSession } from '../storage/mysql-session.js';
 import type { Statement } from './compile.js';
 import { mysqlDialect } from './dialect/mysql.js';
@@ -88,7 +88,7 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
 /** The connection options of the knex instance, for a pool of the executor's own. */
 function poolOptionsOf(knex: Knex): PoolOptions {
   const connection = knex.client.config.connection as unknown;
-  const base = typeof connection === 'string' ? mysqlConnectionConfig(connection, DEFAULT_CONNECT_TIMEOUT_MS) : { ...(connection as Record<string, unknown>) };
+  const base = typeof connection === 'string' ? mysqlConnectionConfig(connection, DEFAULT_CONNECT_TIMEOUT_MS) : connectionSettingsOf(knex);
   return { ...base, charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false, waitForConnections: true } as PoolOptions;
 }
 

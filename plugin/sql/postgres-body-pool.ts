@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { openedByThePlugin } from '../storage/database.js';
+import { connectionSettingsOf, openedByThePlugin } from '../storage/database.js';
 import { receivedBody, slabFlags } from './body-slabs.js';
 import type { PostgresWorkerRequest, PostgresWorkerResponse, PostgresWorkerSetup } from './postgres-worker.js';
 import type { BuiltBody } from './sqlite-statements.js';
@@ -67,7 +67,7 @@ export class PostgresBodyPool {
   static for(databases: readonly Knex[], options: BodyPoolOptions): PostgresBodyPool | null {
     if (!databases.every(openedByThePlugin)) return null;
     // openDatabase's settings: a connection string and a connect timeout, which a thread can be given.
-    const targets = databases.map((database) => structuredClone((database.client.config as { connection: pg.ClientConfig }).connection));
+    const targets = databases.map((database) => structuredClone(connectionSettingsOf(database)) as pg.ClientConfig);
     return new PostgresBodyPool(targets, options);
   }
 

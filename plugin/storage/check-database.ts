@@ -6,19 +6,24 @@
 import type { Knex } from 'knex';
 import { clientOf, DatabaseUnavailable, rawRows } from './database.js';
 
-/** Where the database is, for messages: the SQLite file, or the server's host, port and database (never the password). */
+/** Where the database is, for messages: the SQLite file, or the server's host and port or socket, and database (never the password). */
 export function describeDatabase(knex: Knex): string {
-  const connection = knex.client.config.connection as { filename?: string; connectionString?: string; host?: string; port?: number; database?: string } | string | undefined;
+  const connection = knex.client.config.connection as { filename?: string; connectionString?: string; host?: string; port?: number; database?: string; socketPath?: string } | string | undefined;
   if (clientOf(knex) === 'sqlite') return `SQLite database ${typeof connection === 'object' ? connection.filename : '?'}`;
   if (clientOf(knex) === 'mysql') {
     // mysql2 takes its connection as fields (see mysql-session.ts), not as a URL.
     if (typeof connection !== 'object') return 'MariaDB';
+    if (connection.socketPath) return `MariaDB at ${connection.socketPath}, database ${connection.database ?? ''}`;
     return `MariaDB at ${connection.host ?? 'localhost'}:${connection.port ?? 3306}/${connection.database ?? ''}`;
   }
   const url = typeof connection === 'string' ? connection : connection?.connectionString;
   try {
+    // pg's URL forms: the host, a socket folder as the host (percent-encoded), or `?host=<folder>`.
     const parsed = new URL(url ?? '');
-    return `PostgreSQL at ${parsed.hostname || 'localhost'}:${parsed.port || 5432}${parsed.pathname}`;
+    const host = parsed.searchParams.get('host') ?? decodeURIComponent(parsed.hostname);
+    const port = parsed.searchParams.get('port') ?? (parsed.port || 5432);
+    if (host.startsWith('/')) return `PostgreSQL at ${host}/.s.PGSQL.${port}, database ${parsed.pathname.slice(1)}`;
+    return `PostgreSQL at ${host || 'localhost'}:${port}${parsed.pathname}`;
   } catch {
     return 'PostgreSQL';
   }

@@ -35,7 +35,12 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { client: 'postgres', target: url };
   if (/^(mysql|mariadb):\/\//.test(url)) return { client: 'mysql', target: url };
-  throw new Error(`invalid database URL "${url}": expected sqlite:<path>, postgres://user@host:port/database or mysql://user@host:port/database`);
+  throw new Error(`invalid database URL "${withoutPassword(url)}": expected sqlite:<path>, postgres://user@host:port/database or mysql://user@host:port/database`);
+}
+
+/** A URL as messages may show it: its password, if any, replaced by `***`. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^@/?#]*@/i, '$1***@');
 }
 
 /** The client of an open knex instance, as this package names it. */
@@ -149,4 +154,15 @@ const postgresOpenedHere = new WeakSet<Knex>();
  */
 export function openedByThePlugin(knex: Knex): boolean {
   return postgresOpenedHere.has(knex);
+}
+
+/**
+ * The connection settings of a knex instance whose connection is given as an object, for
+ * connections opened beside knex's pool (the MariaDB executor's pools, the PostgreSQL body
+ * workers). knex keeps `password` as a non-enumerable property, so that logging the settings does
+ * not print it: a spread or a structured clone of the object silently drops it.
+ */
+export function connectionSettingsOf(knex: Knex): Record<string, unknown> {
+  const connection = knex.client.config.connection as Record<string, unknown>;
+  return Object.fromEntries(Object.getOwnPropertyNames(connection).map((name) => [name, connection[name]]));
 }

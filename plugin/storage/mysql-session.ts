@@ -6,16 +6,30 @@
  * (no Date in the process's time zone), bigintegers and decimals (no rounding above 2^53), json
  * (MariaDB's JSON is LONGTEXT; MySQL's is parsed by mysql2 unless asked not to).
  */
+import { readFileSync } from 'node:fs';
 
-/** mysql2's connection options for a `mysql://user:password@host:port/database` URL. */
+/**
+ * mysql2's connection options for a `mysql://user:password@host:port/database` URL. Its query
+ * parameters: `socketPath` (the server's Unix socket, in place of host and port), `ssl` (`true`
+ * for TLS verified against the system's authorities, or a JSON object of Node's TLS options) and
+ * `sslca` (a file of authorities to verify the server against, which turns TLS on). Any other
+ * parameter is refused rather than ignored: a connection that silently went elsewhere, or in the
+ * clear, is worse than one that does not start.
+ */
 export function mysqlConnectionConfig(url: string, connectTimeout: number): Record<string, unknown> {
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const unknown = [...parsed.searchParams.keys()].filter((key) => !MYSQL_URL_PARAMETERS.includes(key));
+  if (unknown.length) {
+    throw new Error(`invalid database URL: unknown parameter ${unknown.map((key) => `"${key}"`).join(', ')} (a mysql:// URL takes ${MYSQL_URL_PARAMETERS.join(', ')})`);
+  }
+  const socketPath = parsed.searchParams.get('socketPath');
+  const ssl = tlsOptions(parsed.searchParams);
   return {
-    host: parsed.hostname || '127.0.0.1',
-    port: parsed.port ? Number(parsed.port) : 3306,
+    ...(socketPath ? { socketPath } : { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port: parsed.port ? Number(parsed.port) : 3306 }),
     user: decodeURIComponent(parsed.username || 'root'),
     password: decodeURIComponent(parsed.password),
     database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || undefined,
+    ...(ssl ? { ssl } : {}),
     charset: 'utf8mb4',
     timezone: 'Z',
     dateStrings: true,
@@ -24,6 +38,39 @@ export function mysqlConnectionConfig(url: string, connectTimeout: number): Reco
     jsonStrings: true,
     connectTimeout,
   };
+}
+
+/** The query parameters a mysql:// URL may carry. */
+const MYSQL_URL_PARAMETERS = ['socketPath', 'ssl', 'sslca'];
+
+/** mysql2's `ssl` option from the URL's `ssl` and `sslca`, or null for a connection without TLS. */
+function tlsOptions(parameters: URLSearchParams): Record<string, unknown> | null {
+  const ssl = parameters.get('ssl');
+  const ca = parameters.get('sslca');
+  let options: Record<string, unknown> | null = null;
+  if (ssl !== null && ssl !== 'false') {
+    if (ssl === 'true' || ssl === '') options = {};
+    else {
+      let value: unknown;
+      try {
+        value = JSON.parse(ssl);
+      } catch {
+        value = null;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new Error('invalid database URL: ssl is true, false or a JSON object of TLS options');
+      }
+      options = value as Record<string, unknown>;
+    }
+  }
+  if (ca !== null) {
+    try {
+      options = { ...options, ca: readFileSync(ca, 'utf8') };
+    } catch (error) {
+      throw new Error(`invalid database URL: cannot read the sslca file ${ca} (${(error as Error).message})`);
+    }
+  }
+  return options;
 }
 
 /**

@@ -15,6 +15,9 @@ import { freePort } from './server.js';
 export interface OwnPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   readonly url: string;
+  readonly port: number;
+  /** The folder of the server's Unix socket (`.s.PGSQL.<port>`). */
+  readonly socketDir: string;
   start(): Promise<void>;
   /** A fast shutdown: open connections are closed by the server. */
   stop(): Promise<void>;
@@ -47,9 +50,31 @@ export function ownPostgresUnavailable(): string | null {
   return null;
 }
 
+export interface OwnPostgresOptions {
+  /**
+   * Every role but `postgres` logs in with a password, checked with scram-sha-256 over TCP and
+   * over the socket (`postgres` itself stays trusted, for the test's own statements).
+   */
+  readonly passwords?: boolean;
+}
+
+/** Only `postgres` is trusted; every other role gives its password (scram-sha-256). */
+const PASSWORD_HBA = `local all postgres trust
+host all postgres 127.0.0.1/32 trust
+local all all scram-sha-256
+host all all 127.0.0.1/32 scram-sha-256
+`;
+
 /** A new server: an empty cluster of its own. */
-export function createOwnPostgres(): Promise<OwnPostgres> {
-  return createServer((run, data) => run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']));
+export function createOwnPostgres(options: OwnPostgresOptions = {}): Promise<OwnPostgres> {
+  return createServer(
+    async (run, data) => {
+      await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+      // Written as the server's user (runuser's cat), since the data folder is its own.
+      if (options.passwords) await run('sh', ['-c', `printf '%s' "$1" > "$2/pg_hba.conf"`, 'sh', PASSWORD_HBA, data]);
+    },
+    options.passwords ? ' -c password_encryption=scram-sha-256' : '',
+  );
 }
 
 /** A streaming replica of `primary` (pg_basebackup -R), read-only, following the primary's changes. */
@@ -60,7 +85,7 @@ export function createOwnReplica(primary: OwnPostgres): Promise<OwnPostgres> {
 
 type Run = (program: string, args: string[]) => Promise<void>;
 
-async function createServer(createData: (run: Run, data: string) => Promise<void>): Promise<OwnPostgres> {
+async function createServer(createData: (run: Run, data: string) => Promise<void>, settings = ''): Promise<OwnPostgres> {
   const bin = postgresBinaries()!;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'content-api-pg-'));
@@ -74,7 +99,8 @@ async function createServer(createData: (run: Run, data: string) => Promise<void
   }
   // Asynchronous, so that requests under test keep being sent while the server stops and starts.
   const run: Run = async (program, args) => {
-    const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
+    const executable = program === 'sh' ? '/bin/sh' : join(bin, program);
+    const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', executable, ...args]] : [executable, args];
     try {
       await promisify(execFile)(command as string, argv as string[], { timeout: 60_000 });
     } catch (error) {
@@ -82,12 +108,14 @@ async function createServer(createData: (run: Run, data: string) => Promise<void
     }
   };
   await createData(run, data);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`;
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off${settings}`;
   const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    socketDir: dir,
     start,
     stop,
     async destroy() {
