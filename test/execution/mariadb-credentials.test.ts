@@ -13,9 +13,9 @@ import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
 import { mysqlServerUrl } from '../support/databases.js';
 import { copySmallFixture } from '../support/replica-load.js';
 import { startServer } from '../support/server.js';
+import { onUrlAndItsReplica, writesAndReadsBack } from '../support/credentials.js';
 
 /** The editor's token of the example app's permissions.yaml. */
-const EDITOR = { Authorization: 'Bearer demo-editor-token' };
 
 (mysqlServerUrl() ? describe : describe.skip)('MariaDB with a user that has a password', function () {
   this.timeout(180_000);
@@ -67,26 +67,11 @@ const EDITOR = { Authorization: 'Bearer demo-editor-token' };
     const list = await served.request.get('/api/articles?populate=*&pagination[pageSize]=3');
     expect(list.status, list.text).to.equal(200);
     expect(list.body.data).to.have.length(3);
-    const created = await served.request.post('/api/categories').set(EDITOR).send({ data: { name } });
-    expect(created.status, created.text).to.equal(200);
-    const read = await served.request.get(`/api/categories/${created.body.data.id}`);
-    expect(read.status, read.text).to.equal(200);
-    expect(read.body.data.attributes.name).to.equal(name);
+    await writesAndReadsBack(served, name);
   }
 
   it('reads, writes and is ready over TCP with the password of the URL, also through a replica URL', async () => {
-    const served = await serveApi({ root: repoRoot, database: tcpUrl, sync: false, connectTimeout: 2_000 });
-    try {
-      await readsAndWrites(served, `tcp-${randomBytes(3).toString('hex')}`);
-    } finally {
-      await served.close();
-    }
-    const replicated = await serveApi({ root: repoRoot, database: tcpUrl, replicas: [tcpUrl], sync: false, connectTimeout: 2_000 });
-    try {
-      await readsAndWrites(replicated, `replica-${randomBytes(3).toString('hex')}`);
-    } finally {
-      await replicated.close();
-    }
+    await onUrlAndItsReplica(tcpUrl, readsAndWrites);
   });
 
   it('`content-api serve` reads with it', async () => {

@@ -14,6 +14,7 @@ import { postgresServerUrl } from '../support/databases.js';
 import { createOwnPostgres, ownPostgresUnavailable, type OwnPostgres } from '../support/own-postgres.js';
 import { copySmallFixture } from '../support/replica-load.js';
 import { startServer } from '../support/server.js';
+import { onUrlAndItsReplica, writesAndReadsBack } from '../support/credentials.js';
 
 /** Threads of this process at nice 19: the body workers (thread-priority.ts). */
 function bodyWorkerThreads(): number {
@@ -21,7 +22,6 @@ function bodyWorkerThreads(): number {
 }
 
 /** The editor's token of the example app's permissions.yaml. */
-const EDITOR = { Authorization: 'Bearer demo-editor-token' };
 
 const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no PostgreSQL (TEST_DATABASE_URL unset)';
 (unavailable ? describe.skip : describe)(`PostgreSQL with a role that has a password${unavailable ? ` (skipped: ${unavailable})` : ''}`, function () {
@@ -69,26 +69,11 @@ const unavailable = postgresServerUrl() ? ownPostgresUnavailable() : 'no Postgre
     expect(heavy.status, heavy.text).to.equal(200);
     expect(heavy.body.data).to.have.length(3);
     expect(bodyWorkerThreads(), 'a body worker read the heavy body').to.equal(workers + 1);
-    const created = await served.request.post('/api/categories').set(EDITOR).send({ data: { name } });
-    expect(created.status, created.text).to.equal(200);
-    const read = await served.request.get(`/api/categories/${created.body.data.id}`);
-    expect(read.status, read.text).to.equal(200);
-    expect(read.body.data.attributes.name).to.equal(name);
+    await writesAndReadsBack(served, name);
   }
 
   it('reads, writes and is ready over TCP with the password of the URL, also through a replica URL', async () => {
-    const served = await serveApi({ root: repoRoot, database: tcpUrl, sync: false, connectTimeout: 2_000 });
-    try {
-      await readsAndWrites(served, `tcp-${randomBytes(3).toString('hex')}`);
-    } finally {
-      await served.close();
-    }
-    const replicated = await serveApi({ root: repoRoot, database: tcpUrl, replicas: [tcpUrl], sync: false, connectTimeout: 2_000 });
-    try {
-      await readsAndWrites(replicated, `replica-${randomBytes(3).toString('hex')}`);
-    } finally {
-      await replicated.close();
-    }
+    await onUrlAndItsReplica(tcpUrl, readsAndWrites);
   });
 
   it("reads, writes and is ready over the server's Unix socket (its folder, percent-encoded, as host)", async () => {

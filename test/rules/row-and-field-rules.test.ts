@@ -6,13 +6,13 @@
  * nothing. The end user is set by host code (`ctx.state.user`), as an app's login would.
  */
 import { expect } from 'chai';
-import Koa from 'koa';
 import supertest from 'supertest';
 import { createTestApi, testDatabases, type TestApi } from '../../plugin/testing/index.js';
 import { parsePermissions } from '../../plugin/access/permissions.js';
 import { SchemaError } from '../../plugin/schema/problems.js';
 import { repoRoot } from '../support/api.js';
 import { queryGrammar } from '../support/query-grammar.js';
+import { appWithMembers } from '../support/member-app.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -43,16 +43,7 @@ for (const database of testDatabases()) {
         clock: { role: 'scheduled' },
         moderator: { role: 'moderator' },
       };
-      const app = new Koa();
-      app.silent = true;
-      // The host's login: who the request is from.
-      app.use((ctx, next) => {
-        ctx.state.user = members[ctx.get('x-member')];
-        return next();
-      });
-      app.use(kit.api.routes());
-      app.use(kit.api.allowedMethods());
-      request = supertest.agent(app.callback());
+      request = supertest.agent(appWithMembers(kit.api, members).callback());
     });
     after(() => kit.close());
 

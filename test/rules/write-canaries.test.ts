@@ -9,12 +9,13 @@
  * was there but for the written entry's `updatedAt`.
  */
 import { expect } from 'chai';
-import Koa from 'koa';
+import type Koa from 'koa';
 import supertest from 'supertest';
 import { join } from 'node:path';
 import { createTestApi, testDatabases, type TestApi } from '../../plugin/testing/index.js';
 import type { Model, Registry } from '../../plugin/schema/registry.js';
 import { repoRoot } from '../support/api.js';
+import { appWithMembers } from '../support/member-app.js';
 import { answerOf, changedRows, NOWHERE, snapshot } from '../support/write-probes.js';
 
 const APP = join(repoRoot, 'test/rules/write-app');
@@ -101,14 +102,7 @@ for (const database of testDatabases()) {
       kit = await createTestApi({ root: APP, data: join(APP, 'data.yaml'), database, locales: ['en', 'fr', 'de'], now: () => NOW });
       const id = (type: string, name: string) => kit.ids.get(`api::${type}.${type}`)!.get(name)!;
       const members: Record<string, Record<string, unknown>> = { alice: { id: id('member', 'alice'), role: 'author' }, bob: { id: id('member', 'bob'), role: 'author' } };
-      app = new Koa();
-      app.silent = true;
-      app.use((ctx, next) => {
-        ctx.state.user = members[ctx.get('x-member')];
-        return next();
-      });
-      app.use(kit.api.routes());
-      app.use(kit.api.allowedMethods());
+      app = appWithMembers(kit.api, members);
     });
     after(() => kit?.close());
 

@@ -7,11 +7,11 @@
  * hidden rows where they were.
  */
 import { expect } from 'chai';
-import Koa from 'koa';
 import supertest from 'supertest';
 import { join } from 'node:path';
 import { createTestApi, testDatabases, type TestApi } from '../../plugin/testing/index.js';
 import { repoRoot } from '../support/api.js';
+import { appWithMembers } from '../support/member-app.js';
 import { answerOf, NOWHERE, snapshot } from '../support/write-probes.js';
 
 const APP = join(repoRoot, 'test/rules/write-app');
@@ -26,15 +26,7 @@ for (const database of testDatabases()) {
     before(async () => {
       kit = await createTestApi({ root: APP, data: join(APP, 'data.yaml'), database, locales: ['en', 'fr', 'de'] });
       const members: Record<string, Record<string, unknown>> = { alice: { id: id('member', 'alice'), role: 'author' }, bob: { id: id('member', 'bob'), role: 'author' } };
-      const app = new Koa();
-      app.silent = true;
-      app.use((ctx, next) => {
-        ctx.state.user = members[ctx.get('x-member')];
-        return next();
-      });
-      app.use(kit.api.routes());
-      app.use(kit.api.allowedMethods());
-      request = supertest.agent(app.callback());
+      request = supertest.agent(appWithMembers(kit.api, members).callback());
     });
     after(() => kit?.close());
 
