@@ -1,0 +1,148 @@
+/**
+ * What decompression bombs cost the server: the plugin (bench/upload-server.ts, alone in its
+ * process, default upload options) receives PNGs of a few hundred KB declaring hundreds of
+ * millions of pixels, and this script prints, per scenario, the answers, the wall time, the
+ * server's CPU (core-seconds, from /proc), its RSS before and at its peak (VmHWM), and how long
+ * `GET /api/articles` took at worst while the bombs were processed (asked every 200 ms).
+ * Each scenario has a fresh server on a fresh copy of the small fixture.
+ *
+ *   node dist/bench/image-bomb.js [--scenarios one,twenty,twenty-requests] [--shape grey|rgb] [--port 4770]
+ *
+ * one: one 16,000 × 16,000 1-bit PNG (31 KB); twenty: twenty of them in one request;
+ * twenty-requests: twenty requests of one at once. `--shape rgb` sends the 10,000 × 10,000 RGB
+ * PNG (291 KB) instead. Linux only (it reads /proc).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { tokenHash } from '../plugin/access/tokens.js';
+import { repoRoot } from '../test/support/api.js';
+import { conformanceKitDir } from '../test/support/conformance-kit.js';
+import { bombPng, GREY_BOMB, RGB_BOMB } from '../test/uploads/support/image-bombs.js';
+import { cpuMillis } from './proc-cpu.js';
+
+const TOKEN = 'bench-bomb-token';
+const MB = 1024 * 1024;
+const READ_EVERY_MS = 200;
+const SCENARIOS = ['one', 'twenty', 'twenty-requests'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+/** VmRSS and VmHWM (peak) of a process, in bytes. */
+function memoryOf(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
+  return { now: field('VmRSS'), peak: field('VmHWM') };
+}
+
+function waitForLine(child: ChildProcess, line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(line)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+}
+
+async function upload(baseUrl: string, files: readonly Buffer[]): Promise<number> {
+  const form = new FormData();
+  files.forEach((file, index) => form.append('files', new Blob([file], { type: 'image/png' }), `bomb-${index}.png`));
+  const response = await fetch(`${baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, body: form, signal: AbortSignal.timeout(15 * 60_000) });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Asks for articles every READ_EVERY_MS until `done` settles: the slowest answer (ms) and how many there were. */
+async function readsDuring(baseUrl: string, done: Promise<unknown>): Promise<{ slowest: number; count: number }> {
+  let finished = false;
+  void done.finally(() => (finished = true));
+  let slowest = 0;
+  let count = 0;
+  while (!finished) {
+    const started = performance.now();
+    const response = await fetch(`${baseUrl}/api/articles?pagination[pageSize]=1`, { signal: AbortSignal.timeout(15 * 60_000) });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`GET /api/articles: ${response.status}`);
+    slowest = Math.max(slowest, performance.now() - started);
+    count++;
+    await new Promise((resolve) => setTimeout(resolve, READ_EVERY_MS));
+  }
+  return { slowest, count };
+}
+
+/** A fresh app folder and database with a role that may upload; the public role reads articles. */
+function freshApp(dir: string): { root: string; database: string } {
+  const root = mkdtempSync(join(dir, 'app-'));
+  for (const entry of ['content-types', 'components']) cpSync(join(repoRoot, entry), join(root, entry), { recursive: true });
+  writeFileSync(
+    join(root, 'permissions.yaml'),
+    `roles:\n  public:\n    article: [find, findOne]\n  uploader:\n    file: [find, findOne, upload]\ntokens:\n  - { name: bench, role: uploader, hash: "${tokenHash(TOKEN, 'bench-bomb-salt-0001')}" }\n`,
+  );
+  const database = join(root, 'plugin.db');
+  copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), database);
+  return { root, database };
+}
+
+async function run(scenario: Scenario, bomb: Buffer, dir: string, port: number): Promise<void> {
+  const { root, database } = freshApp(dir);
+  const server = spawn(process.execPath, [join(repoRoot, 'dist', 'bench', 'upload-server.js'), root, database, String(port), join(root, 'uploads'), String(200 * MB)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await waitForLine(server, 'ready');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // Warm: the first read and a small image upload load what every later request uses.
+    await readsDuring(baseUrl, Promise.resolve());
+    await upload(baseUrl, [await sharp({ create: { width: 400, height: 300, channels: 3, background: '#468' } }).png().toBuffer()]);
+    const pid = server.pid!;
+    const before = memoryOf(pid);
+    const cpuBefore = cpuMillis(pid)!;
+    const started = performance.now();
+    const sending =
+      scenario === 'one' ? upload(baseUrl, [bomb]).then((status) => [status])
+      : scenario === 'twenty' ? upload(baseUrl, Array(20).fill(bomb)).then((status) => [status])
+      : Promise.all(Array.from({ length: 20 }, () => upload(baseUrl, [bomb])));
+    const [statuses, reads] = await Promise.all([sending, readsDuring(baseUrl, sending)]);
+    const wall = performance.now() - started;
+    const cpu = cpuMillis(pid)! - cpuBefore;
+    const after = memoryOf(pid);
+    const answers = [...new Set(statuses)].map((status) => `${statuses.filter((each) => each === status).length}×${status}`).join(' ');
+    console.log(
+      `${scenario.padEnd(15)} answers ${answers}; wall ${(wall / 1000).toFixed(1)} s; CPU ${(cpu / 1000).toFixed(1)} core-s; ` +
+        `RSS ${Math.round(before.now / MB)} MB before, peak ${Math.round(after.peak / MB)} MB (+${Math.round((after.peak - before.now) / MB)} MB), ${Math.round(after.now / MB)} MB after; ` +
+        `slowest GET /api/articles ${reads.slowest.toFixed(0)} ms (${reads.count} reads)`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { scenarios: { type: 'string', default: SCENARIOS.join(',') }, shape: { type: 'string', default: 'grey' }, port: { type: 'string', default: '4770' } } });
+  const scenarios = values.scenarios.split(',') as Scenario[];
+  for (const scenario of scenarios) if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}: ${SCENARIOS.join(', ')}`);
+  const shape = values.shape === 'rgb' ? RGB_BOMB : GREY_BOMB;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-image-bomb-'));
+  try {
+    const bomb = await bombPng(shape);
+    const path = join(dir, 'bomb.png');
+    writeFileSync(path, bomb);
+    const { width, height } = await sharp(path).metadata();
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    for (let read = 0; read < 10; read++) await sharp(path).metadata();
+    const cpu = process.cpuUsage(cpuStarted);
+    console.log(
+      `bomb: ${width} × ${height} (${shape.channels === 1 ? '1-bit grey' : 'RGB'}), ${(bomb.length / 1024).toFixed(0)} KB; ` +
+        `its header read by sharp in ${((performance.now() - started) / 10).toFixed(2)} ms, ${((cpu.user + cpu.system) / 10 / 1000).toFixed(2)} ms of CPU (mean of 10)`,
+    );
+    for (const scenario of scenarios) await run(scenario, bomb, dir, Number(values.port));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
