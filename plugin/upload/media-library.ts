@@ -14,6 +14,7 @@ import { checkAllowedType, checkEntryExists, resolveAttachment, type ResolvedAtt
 import { parseFileInfo, type FileInfo } from './file-info.js';
 import { attachFile, deleteFile, insertFile, readFileObjects, replaceFile, updateFileInfo } from './file-rows.js';
 import { hasFolderTables } from './folder-tables.js';
+import { boundImageWork } from './images.js';
 import { Limiter } from './limiter.js';
 import type { ReceivedFile, UploadForm } from './multipart.js';
 import type { UploadSettings } from './options.js';
@@ -33,7 +34,8 @@ export class MediaLibrary {
     /** Where storage failures go: an object not removed (which does not fail the request), the cause of a 503. */
     readonly report: StorageReport,
   ) {
-    this.limiter = new Limiter(settings.imageConcurrency);
+    boundImageWork();
+    this.limiter = new Limiter(settings.imageConcurrency, settings.maxImagePixels);
   }
 
   /** A write of file rows; the webhooks' media events it recorded are sent once it commits. */
