@@ -6,11 +6,13 @@
  * `GET /api/articles` took at worst while the bombs were processed (asked every 200 ms).
  * Each scenario has a fresh server on a fresh copy of the small fixture.
  *
- *   node dist/bench/image-bomb.js [--scenarios one,twenty,twenty-requests] [--shape grey|rgb] [--port 4770]
+ *   node dist/bench/image-bomb.js [--scenarios one,twenty,twenty-requests] [--shape grey|rgb|photo] [--port 4770]
  *
  * one: one 16,000 × 16,000 1-bit PNG (31 KB); twenty: twenty of them in one request;
  * twenty-requests: twenty requests of one at once. `--shape rgb` sends the 10,000 × 10,000 RGB
- * PNG (291 KB) instead. Linux only (it reads /proc).
+ * PNG (291 KB) instead, and `--shape photo` a JPEG just under the default pixel budget (5,472 ×
+ * 5,472, 29.9 M pixels, noise: about 20 MB), which is processed in full: the memory of the
+ * largest image work the defaults allow. Linux only (it reads /proc).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,11 +51,18 @@ function waitForLine(child: ChildProcess, line: string): Promise<void> {
   });
 }
 
+/** A JPEG of 5,472 × 5,472 pixels of noise: what a photo just under the default budget costs. */
+async function photoJpeg(): Promise<Buffer> {
+  const side = 5472;
+  const noise = await sharp({ create: { width: side, height: side, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).raw().toBuffer();
+  return sharp(noise, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+}
+
 /** POSTs the files in one multipart request; its status. node:http, without fetch's 5-minute wait for headers. */
 function upload(port: number, files: readonly Buffer[]): Promise<number> {
   const boundary = 'bench-bomb-boundary';
   const body = Buffer.concat([
-    ...files.flatMap((file, index) => [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="bomb-${index}.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from('\r\n')]),
+    ...files.flatMap((file, index) => [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="bomb-${index}"\r\nContent-Type: application/octet-stream\r\n\r\n`), file, Buffer.from('\r\n')]),
     Buffer.from(`--${boundary}--\r\n`),
   ]);
   return new Promise((resolve, reject) => {
@@ -141,11 +150,12 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { scenarios: { type: 'string', default: SCENARIOS.join(',') }, shape: { type: 'string', default: 'grey' }, port: { type: 'string', default: '4770' } } });
   const scenarios = values.scenarios.split(',') as Scenario[];
   for (const scenario of scenarios) if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}: ${SCENARIOS.join(', ')}`);
+  if (!['grey', 'rgb', 'photo'].includes(values.shape)) throw new Error(`unknown shape ${values.shape}: grey, rgb or photo`);
   const shape = values.shape === 'rgb' ? RGB_BOMB : GREY_BOMB;
   const dir = mkdtempSync(join(tmpdir(), 'bench-image-bomb-'));
   try {
-    const bomb = await bombPng(shape);
-    const path = join(dir, 'bomb.png');
+    const bomb = values.shape === 'photo' ? await photoJpeg() : await bombPng(shape);
+    const path = join(dir, 'bomb');
     writeFileSync(path, bomb);
     const { width, height } = await sharp(path).metadata();
     const started = performance.now();
@@ -153,7 +163,7 @@ async function main(): Promise<void> {
     for (let read = 0; read < 10; read++) await sharp(path).metadata();
     const cpu = process.cpuUsage(cpuStarted);
     console.log(
-      `bomb: ${width} × ${height} (${shape.channels === 1 ? '1-bit grey' : 'RGB'}), ${(bomb.length / 1024).toFixed(0)} KB; ` +
+      `${values.shape === 'photo' ? 'JPEG' : 'bomb'}: ${width} × ${height} (${values.shape === 'photo' ? 'noise' : shape.channels === 1 ? '1-bit grey' : 'RGB'}), ${(bomb.length / 1024).toFixed(0)} KB; ` +
         `its header read by sharp in ${((performance.now() - started) / 10).toFixed(2)} ms, ${((cpu.user + cpu.system) / 10 / 1000).toFixed(2)} ms of CPU (mean of 10)`,
     );
     for (const scenario of scenarios) await run(scenario, bomb, dir, Number(values.port));
