@@ -16,6 +16,9 @@ import sharp from 'sharp';
 import { ApplicationError } from '../errors.js';
 import type { UploadSettings } from './options.js';
 
+/** What image work needs of the settings: plain data, sent as it is to an image worker. */
+export type ImageSettings = Pick<UploadSettings, 'maxImagePixels' | 'sizeOptimization' | 'responsiveDimensions' | 'autoOrientation' | 'breakpoints'>;
+
 const FORMATS_TO_RESIZE = new Set(['jpeg', 'png', 'webp', 'tiff', 'gif']);
 const FORMATS_TO_PROCESS = new Set(['jpeg', 'png', 'webp', 'tiff', 'svg', 'gif', 'avif']);
 // sharp names AVIF files 'heif', so neither list takes them: Strapi stores them as plain files.
@@ -81,8 +84,8 @@ export function imageCost(header: ImageHeader): number {
 /**
  * libvips' process-wide settings for bounded image work: no operation cache (it keeps decoded
  * images and open files for reuse, memory an upload server never gets back from a cache hit) and
- * one worker thread per image, so `imageConcurrency` bounds the threads image work takes. Set
- * when a media library is made: a host's own sharp work shares them.
+ * one worker thread per image. Set in the image worker process (image-worker.ts), which does
+ * nothing else.
  */
 export function boundImageWork(): void {
   sharp.cache(false);
@@ -90,7 +93,7 @@ export function boundImageWork(): void {
 }
 
 /** An image of `format` read as a stream (sequentially), refused past the budget. */
-function decode(path: string, format: string, settings: UploadSettings): sharp.Sharp {
+function decode(path: string, format: string, settings: ImageSettings): sharp.Sharp {
   return sharp(path, { limitInputPixels: Math.max(1, Math.floor(settings.maxImagePixels / pixelCost(format))), sequentialRead: true });
 }
 
@@ -102,7 +105,7 @@ export function isProcessedImage(format: string | null): boolean {
  * The image, re-encoded when asked, with its formats named after `hash` (`thumbnail_<hash>`).
  * Files are written under `folder`; a file that does not decode is a 400, as in Strapi.
  */
-export async function processImage(source: { path: string; bytes: number }, format: string, hash: string, folder: string, settings: UploadSettings): Promise<ProcessedImage> {
+export async function processImage(source: { path: string; bytes: number }, format: string, hash: string, folder: string, settings: ImageSettings): Promise<ProcessedImage> {
   try {
     await decode(source.path, format, settings).stats();
   } catch {
@@ -124,7 +127,7 @@ export async function processImage(source: { path: string; bytes: number }, form
   return { path: image.path, bytes: image.bytes, width, height, formats };
 }
 
-async function optimize(source: { path: string; bytes: number }, format: string, hash: string, folder: string, settings: UploadSettings): Promise<{ path: string; bytes: number }> {
+async function optimize(source: { path: string; bytes: number }, format: string, hash: string, folder: string, settings: ImageSettings): Promise<{ path: string; bytes: number }> {
   if (!settings.sizeOptimization && !settings.autoOrientation) return source;
   const transformer = decode(source.path, format, settings);
   const encode = (transformer as unknown as Record<string, (options: { quality: number }) => sharp.Sharp>)[format];

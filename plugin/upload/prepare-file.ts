@@ -7,7 +7,8 @@
  * header gives, which costs what any other file costs, whatever the pixels it claims.
  */
 import { nameFile, type FileNaming } from './file-name.js';
-import { isProcessedImage, imageCost, processImage, readImageHeader, type ImageOutput } from './images.js';
+import type { ImageWorkers } from './image-workers.js';
+import { imageCost, isProcessedImage, readImageHeader, type ImageOutput } from './images.js';
 import type { Limiter } from './limiter.js';
 import type { ReceivedFile } from './multipart.js';
 import type { UploadSettings } from './options.js';
@@ -27,6 +28,7 @@ export interface PreparedFile extends FileNaming {
 export interface PrepareContext {
   readonly settings: UploadSettings;
   readonly limiter: Limiter;
+  readonly images: ImageWorkers;
   /** The request's temporary folder. */
   readonly folder: string;
 }
@@ -42,6 +44,6 @@ export async function prepareFile(file: ReceivedFile, infoName: string | null | 
   if (!header || !isProcessedImage(header.format)) return plain;
   const cost = imageCost(header);
   if (cost > context.settings.maxImagePixels) return { ...plain, width: header.width, height: header.height };
-  const image = await context.limiter.run(() => processImage(file, header.format, naming.hash, context.folder, context.settings), cost);
+  const image = await context.limiter.run(() => context.images.process(file, header.format, naming.hash, context.folder), cost);
   return { ...naming, mime, ...image };
 }
