@@ -2,8 +2,9 @@
  * What decompression bombs cost the server: the plugin (bench/upload-server.ts, alone in its
  * process, default upload options) receives PNGs of a few hundred KB declaring hundreds of
  * millions of pixels, and this script prints, per scenario, the answers, the wall time, the
- * server's CPU (core-seconds, from /proc), its RSS before and at its peak (VmHWM), and how long
- * `GET /api/articles` took at worst while the bombs were processed (asked every 200 ms).
+ * server's CPU (core-seconds, from /proc), its RSS before and at its peak, and how long
+ * `GET /api/articles` took at worst while the bombs were processed (asked every 200 ms). Memory
+ * and CPU are the server's process tree's (its image workers included), RSS sampled every 50 ms.
  * Each scenario has a fresh server on a fresh copy of the small fixture.
  *
  *   node dist/bench/image-bomb.js [--scenarios one,twenty,twenty-requests] [--shape grey|rgb|photo] [--port 4770]
@@ -25,7 +26,8 @@ import { tokenHash } from '../plugin/access/tokens.js';
 import { repoRoot } from '../test/support/api.js';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
 import { bombPng, GREY_BOMB, RGB_BOMB } from '../test/uploads/support/image-bombs.js';
-import { cpuMillis } from './proc-cpu.js';
+import { cpuMillis, processTree } from './proc-cpu.js';
+import { processTreeRss, sampleRss } from './proc-rss.js';
 
 const TOKEN = 'bench-bomb-token';
 const MB = 1024 * 1024;
@@ -33,11 +35,15 @@ const READ_EVERY_MS = 200;
 const SCENARIOS = ['one', 'twenty', 'twenty-requests'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
-/** VmRSS and VmHWM (peak) of a process, in bytes. */
-function memoryOf(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
-  return { now: field('VmRSS'), peak: field('VmHWM') };
+/**
+ * CPU ms of the server and its image workers: the live processes of its tree, and the workers
+ * it has already reaped (cutime and cstime of its /proc stat).
+ */
+function treeCpuMillis(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  const reaped = (Number(fields[13]) + Number(fields[14])) * 10;
+  return reaped + processTree(pid).reduce((sum, each) => sum + (cpuMillis(each) ?? 0), 0);
 }
 
 function waitForLine(child: ChildProcess, line: string): Promise<void> {
@@ -120,8 +126,10 @@ async function run(scenario: Scenario, bomb: Buffer, dir: string, port: number):
     await readsDuring(baseUrl, Promise.resolve());
     await upload(port, [await sharp({ create: { width: 400, height: 300, channels: 3, background: '#468' } }).png().toBuffer()]);
     const pid = server.pid!;
-    const before = memoryOf(pid);
-    const cpuBefore = cpuMillis(pid)!;
+    const before = processTreeRss(pid);
+    const cpuBefore = treeCpuMillis(pid);
+    // The server's process and its image workers, every 50 ms: a worker replaced between two samples takes its peak with it, so a job's peak may be missed by a little.
+    const sampling = sampleRss(pid, 50);
     const started = performance.now();
     const sending =
       scenario === 'one' ? upload(port, [bomb]).then((status) => [status])
@@ -129,12 +137,12 @@ async function run(scenario: Scenario, bomb: Buffer, dir: string, port: number):
       : Promise.all(Array.from({ length: 20 }, () => upload(port, [bomb])));
     const [statuses, reads] = await Promise.all([sending, readsDuring(baseUrl, sending)]);
     const wall = performance.now() - started;
-    const cpu = cpuMillis(pid)! - cpuBefore;
-    const after = memoryOf(pid);
+    const cpu = treeCpuMillis(pid) - cpuBefore;
+    const after = sampling.stop();
     const answers = [...new Set(statuses)].map((status) => `${statuses.filter((each) => each === status).length}×${status}`).join(' ');
     console.log(
       `${scenario.padEnd(15)} answers ${answers}; wall ${(wall / 1000).toFixed(1)} s; CPU ${(cpu / 1000).toFixed(1)} core-s; ` +
-        `RSS ${Math.round(before.now / MB)} MB before, peak ${Math.round(after.peak / MB)} MB (+${Math.round((after.peak - before.now) / MB)} MB), ${Math.round(after.now / MB)} MB after; ` +
+        `RSS ${Math.round(before / MB)} MB before, peak ${Math.round(after.peak / MB)} MB (+${Math.round((after.peak - before) / MB)} MB), ${Math.round(after.last / MB)} MB after; ` +
         `slowest GET /api/articles ${reads.slowest.toFixed(0)} ms (${reads.count} reads)`,
     );
   } finally {
