@@ -2,7 +2,7 @@
  * Image work in child processes, one image at a time each, so that its memory is bounded and
  * given back. In the server's own process, sharp's work runs on whichever of libuv's threads is
  * free, and glibc keeps a heap (an arena) per thread: after twenty 30 M-pixel images the freed
- * memory kept in those heaps had grown the server by 450 MB for a job of 225 MB. A worker runs with
+ * memory kept in those heaps had grown the server from 150 MB to 605 MB, for jobs of 225 MB. A worker runs with
  * two arenas (MALLOC_ARENA_MAX, unless the environment sets it), and one whose memory stays above
  * RECYCLE_RSS_BYTES after a job is replaced, which gives all of it back to the system. A worker
  * that dies during a job (a decoder crash, the kernel's OOM killer) fails that file only.
