@@ -3,14 +3,16 @@
  * PostgreSQL and MariaDB: an image whose header declares more pixels than the budget is stored as
  * a plain file, fast, never decoded (the 16,000 × 16,000 PNG bomb of 31 KB took 14 core-seconds
  * and 1.2 GB of memory before); an image within it still gets its formats; a replacement rewrites
- * every column of the content, so a text file replacing an image has no width or height.
+ * every column of the content, so a text file replacing an image has no width or height. And an
+ * image worker that dies fails its file only.
  * The memory and the reads beside bombs: image-bomb-serve.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { processTree } from '../../bench/proc-cpu.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { bombPng } from './support/image-bombs.js';
 import { testFile, uploadApi, type UploadApi } from './support/upload-api.js';
@@ -138,5 +140,35 @@ describe('the image budget option (sqlite)', function () {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('an image worker that dies (sqlite)', function () {
+  this.timeout(60_000);
+  let api: UploadApi;
+  before(async () => (api = await uploadApi('sqlite')));
+  after(async () => api?.close());
+
+  /** This process's image workers alive now. */
+  function imageWorkers(): number[] {
+    return processTree(process.pid).filter((pid) => pid !== process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('image-worker.js'));
+  }
+
+  it('fails its file with a 400, stores nothing, and the next image gets a new worker', async function () {
+    if (!existsSync('/proc/self/status')) this.skip();
+    const rows = await api.fileCount();
+    const sending = api.as('editor', api.request.post('/api/upload')).attach('files', testFile('photo.jpg'), 'photo.jpg').then((response) => response);
+    let killed = 0;
+    for (const deadline = Date.now() + 10_000; !killed && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 5))) {
+      for (const pid of imageWorkers()) (process.kill(pid, 'SIGKILL'), killed++);
+    }
+    expect(killed, 'image workers killed').to.equal(1);
+    const failed = await sending;
+    expect(failed.status, JSON.stringify(failed.body)).to.equal(400);
+    expect(failed.body.error.message).to.match(/^File is not a valid image/);
+    expect(await api.fileCount()).to.equal(rows);
+    const next = await api.as('editor', api.request.post('/api/upload')).attach('files', testFile('photo.jpg'), 'photo.jpg');
+    expect(next.status).to.equal(200);
+    expect(Object.keys(next.body[0].formats)).to.have.members(['thumbnail', 'large', 'medium', 'small']);
   });
 });
