@@ -4,7 +4,7 @@
  * (`sizeOptimization`; the re-encoded file is kept even when larger, as Strapi keeps it: it
  * compares with a size sharp does not give for files), the thumbnail (inside 245×156) and the
  * breakpoint formats (inside N×N, only for images larger than N). Every output is a file in the
- * request's temporary folder; sharp decodes and encodes in libuv's pool, never on the event loop.
+ * request's temporary folder; processImage runs in an image worker process (image-workers.ts).
  *
  * Unlike Strapi, whose sharp decodes up to its default 268 M pixels, every decoding here is held
  * to the media library's `maxImagePixels`: the pixel count is read from the header first

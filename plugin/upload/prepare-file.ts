@@ -3,8 +3,9 @@
  * its type from its content, and — for an image — its dimensions and formats, generated in the
  * request's temporary folder. A file that cannot be named or does not decode is refused here,
  * when nothing has been written yet. An image whose header declares more than `maxImagePixels`
- * (a WebP: a third of it, images.ts) is never decoded: it is kept as a plain file (no re-encoding, no formats) with the dimensions its
- * header gives, which costs what any other file costs, whatever the pixels it claims.
+ * (a WebP: a third of it, images.ts) is never decoded: it is kept as a plain file (no
+ * re-encoding, no formats) with the dimensions its header gives, which costs what any other file
+ * costs, whatever the pixels it claims. The others are processed by an image worker.
  */
 import { nameFile, type FileNaming } from './file-name.js';
 import type { ImageWorkers } from './image-workers.js';
