@@ -11,4 +11,6 @@ const [root, database, port, folder, maxFileBytes] = process.argv.slice(2);
 const api = await contentApi({ root, database: `sqlite:${database}`, watchPermissions: false, upload: { folder, maxFileBytes: Number(maxFileBytes) } });
 const app = new Koa();
 app.use(api.routes());
-app.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'));
+const server = app.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'));
+// Node closes a request not answered within 5 minutes; twenty large images on a busy machine take longer.
+server.requestTimeout = 0;

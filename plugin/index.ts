@@ -413,6 +413,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     reloadPermissions,
     async close() {
       watcher?.close();
+      mediaLibrary?.close();
       await statistics.close();
       await webhooks.close();
       await executor.close();

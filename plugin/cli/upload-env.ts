@@ -4,7 +4,7 @@
  * (`true` for most self-hosted stores), `S3_PUBLIC_URL` and `S3_ACL`; the credentials are the
  * SDK's own (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, a profile or an instance role).
  * `UPLOAD_FOLDER` moves the `local` provider's folder; `UPLOAD_MAX_FILE_BYTES` sets the largest
- * file (default 200 MB). Never flags: credentials and bucket
+ * file (default 200 MB), `UPLOAD_MAX_IMAGE_PIXELS` the largest image decoded (default 2^25). Never flags: credentials and bucket
  * settings belong with the deployment, not on a command line every user of the machine can read.
  */
 import type { ObjectCannedACL } from '@aws-sdk/client-s3';
@@ -13,11 +13,18 @@ import type { UploadOptions } from '../upload/options.js';
 /** The `upload` option the environment asks for; undefined leaves the defaults. A bad setting throws with the variable's name. */
 export function uploadFromEnv(env: NodeJS.ProcessEnv = process.env): UploadOptions | undefined {
   const storage = storageFromEnv(env);
-  const limit = env.UPLOAD_MAX_FILE_BYTES;
-  if (!limit) return storage;
-  const maxFileBytes = Number(limit);
-  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 1) throw new Error(`UPLOAD_MAX_FILE_BYTES is "${limit}": it must be a number of bytes`);
-  return { ...storage, maxFileBytes };
+  const maxFileBytes = positiveInteger(env, 'UPLOAD_MAX_FILE_BYTES', 'a number of bytes');
+  const maxImagePixels = positiveInteger(env, 'UPLOAD_MAX_IMAGE_PIXELS', 'a number of pixels');
+  if (maxFileBytes === undefined && maxImagePixels === undefined) return storage;
+  return { ...storage, ...(maxFileBytes !== undefined ? { maxFileBytes } : {}), ...(maxImagePixels !== undefined ? { maxImagePixels } : {}) };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, what: string): number | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} is "${text}": it must be ${what}`);
+  return value;
 }
 
 function storageFromEnv(env: NodeJS.ProcessEnv): UploadOptions | undefined {

@@ -24,10 +24,14 @@ export interface Attachment {
   readonly multiple: boolean;
 }
 
-/** The columns a file's content sets, on upload and on replace. */
+/**
+ * The columns a file's content sets, on upload and on replace: all of them, so a replacement
+ * leaves nothing of the old content (a text file replacing an image has no width or height).
+ */
 function contentColumns(file: PreparedFile, stored: StoredFile, provider: string): Record<string, unknown> {
   return {
-    ...(file.isImage ? { width: file.width, height: file.height } : {}),
+    width: file.width,
+    height: file.height,
     hash: file.hash,
     ext: file.ext,
     mime: file.mime,
@@ -44,8 +48,6 @@ export async function insertFile(store: RowStore, file: PreparedFile, info: File
     name: file.name,
     alternative_text: info?.alternativeText ?? null,
     caption: info?.caption ?? null,
-    width: null,
-    height: null,
     formats: stored.formats,
     ...contentColumns(file, stored, provider),
     preview_url: null,

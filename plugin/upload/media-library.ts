@@ -14,6 +14,7 @@ import { checkAllowedType, mustReachAttached, resolveAttachment, type ResolvedAt
 import { parseFileInfo, type FileInfo } from './file-info.js';
 import { attachFile, deleteFile, insertFile, readFileObjects, replaceFile, updateFileInfo } from './file-rows.js';
 import { hasFolderTables } from './folder-tables.js';
+import { ImageWorkers } from './image-workers.js';
 import { Limiter } from './limiter.js';
 import type { ReceivedFile, UploadForm } from './multipart.js';
 import type { UploadSettings } from './options.js';
@@ -23,6 +24,7 @@ import { FileHooks, type FileHookRequest, type HookedInfo } from './file-hooks.j
 
 export class MediaLibrary {
   readonly limiter: Limiter;
+  private readonly images: ImageWorkers;
   private folders: Promise<boolean> | null = null;
 
   constructor(
@@ -33,7 +35,13 @@ export class MediaLibrary {
     /** Where storage failures go: an object not removed (which does not fail the request), the cause of a 503. */
     readonly report: StorageReport,
   ) {
-    this.limiter = new Limiter(settings.imageConcurrency);
+    this.limiter = new Limiter(settings.imageConcurrency, settings.maxImagePixels);
+    this.images = new ImageWorkers(settings);
+  }
+
+  /** Ends the image workers. */
+  close(): void {
+    this.images.close();
   }
 
   /** A write of file rows by a caller; the webhooks' media events it recorded are sent once it commits. */
@@ -70,7 +78,7 @@ export class MediaLibrary {
 
   /** The files checked and processed in `folder`, nothing stored yet; each of a type `attachment` allows. */
   async prepare(files: readonly ReceivedFile[], infos: readonly (FileInfo | undefined)[], folder: string, attachment: ResolvedAttachment | null): Promise<PreparedFile[]> {
-    const context: PrepareContext = { settings: this.settings, limiter: this.limiter, folder };
+    const context: PrepareContext = { settings: this.settings, limiter: this.limiter, images: this.images, folder };
     const prepared = await Promise.all(files.map((file, index) => prepareFile(file, infos[index]?.name, context)));
     if (attachment) for (const file of prepared) checkAllowedType(attachment, file.mime);
     return prepared;
@@ -137,7 +145,7 @@ export class MediaLibrary {
     const [info] = parseFileInfo(form.fields.get('fileInfo'), 1);
     const existing = await readFileObjects(this.engine.knex, id);
     if (!existing) throw new NotFoundError('Entity not found');
-    const file = await prepareFile(form.files[0] as ReceivedFile, info?.name, { settings: this.settings, limiter: this.limiter, folder }, { hash: existing.hash, ext: existing.ext });
+    const file = await prepareFile(form.files[0] as ReceivedFile, info?.name, { settings: this.settings, limiter: this.limiter, images: this.images, folder }, { hash: existing.hash, ext: existing.ext });
     // The new objects keep the old keys. A staging provider (local, s3) puts them in place only
     // once the row is written, so a replacement that fails partway leaves the old file whole;
     // another provider overwrites them as they are stored, and a failure after that leaves the new

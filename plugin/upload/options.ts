@@ -26,6 +26,13 @@ export interface UploadOptions {
   autoOrientation?: boolean;
   /** Images processed at once (default: half the cores, at least 1); the others wait their turn. */
   imageConcurrency?: number;
+  /**
+   * Most pixels (width × height, from the header) of an image that is decoded (default
+   * 30,000,000; a WebP may have a third of them): a larger image is stored as a plain file,
+   * without re-encoding or formats, its width and height as its header says. Images processed at
+   * once add up to at most this many pixels, so image work holds the memory of one such image.
+   */
+  maxImagePixels?: number;
   /** Where files go (default: the `local` provider on `folder`): a provider, or `{ s3: … }` for the `s3` one (s3-provider.ts). */
   provider?: StorageProvider | { s3: S3ProviderOptions };
 }
@@ -38,6 +45,7 @@ export interface UploadSettings {
   readonly responsiveDimensions: boolean;
   readonly autoOrientation: boolean;
   readonly imageConcurrency: number;
+  readonly maxImagePixels: number;
   readonly provider: StorageProvider;
   /** The local folder served at `/uploads`, when the provider is the local one. */
   readonly localFolder: string | null;
@@ -45,6 +53,13 @@ export interface UploadSettings {
 
 export const DEFAULT_MAX_FILE_BYTES = 200 * 1024 * 1024;
 export const DEFAULT_MAX_FILES = 20;
+/**
+ * 30 M pixels: the 24 MP photo of a current phone (5712 × 4284) or camera is processed. The memory
+ * processing one takes grows with its pixels — about 7 bytes a pixel to re-encode a JPEG at
+ * quality 80 with optimized coding, as Strapi does (images.ts) — so this keeps an upload's image
+ * work near 210 MB, under 256 MB. A 48–50 MP full-resolution photo is stored without formats.
+ */
+export const DEFAULT_MAX_IMAGE_PIXELS = 30_000_000;
 export const DEFAULT_BREAKPOINTS: Readonly<Record<string, number>> = Object.freeze({ large: 1000, medium: 750, small: 500 });
 
 export function uploadSettings(options: UploadOptions, root: string): UploadSettings {
@@ -58,6 +73,7 @@ export function uploadSettings(options: UploadOptions, root: string): UploadSett
     responsiveDimensions: options.responsiveDimensions ?? true,
     autoOrientation: options.autoOrientation ?? false,
     imageConcurrency: Math.max(1, options.imageConcurrency ?? Math.floor(availableParallelism() / 2)),
+    maxImagePixels: Math.max(1, options.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS),
     provider,
     localFolder: options.provider ? null : folder,
   });

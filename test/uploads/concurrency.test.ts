@@ -62,4 +62,33 @@ describe('the image limiter', function () {
     await limiter.run(() => Promise.reject(new Error('broken image'))).catch(() => undefined);
     expect(await limiter.run(async () => 'next')).to.equal('next');
   });
+
+  it('keeps the weight in flight within its capacity, runs a task heavier than it alone, in order', async function () {
+    const limiter = new Limiter(4, 10);
+    let weight = 0;
+    let most = 0;
+    const started: string[] = [];
+    const task = (name: string, taskWeight: number) =>
+      limiter.run(async () => {
+        started.push(name);
+        weight += taskWeight;
+        most = Math.max(most, weight);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        weight -= taskWeight;
+      }, taskWeight);
+    const heavyAlone = task('heavy', 25).then(() => expect(started).to.include('heavy'));
+    await Promise.all([heavyAlone, task('a', 4), task('b', 4), task('c', 4), task('d', 1)]);
+    // The heavy task ran alone (25 at once), every other moment stayed within 10: a, b then c, d.
+    expect(started).to.deep.equal(['heavy', 'a', 'b', 'c', 'd']);
+    expect(most).to.equal(25);
+  });
+
+  it('never runs small tasks past a heavy one that waits', async function () {
+    const limiter = new Limiter(4, 10);
+    const order: string[] = [];
+    const run = (name: string, taskWeight: number, ms: number) => limiter.run(async () => (order.push(name), await new Promise((resolve) => setTimeout(resolve, ms))), taskWeight);
+    // 'big' (8) waits for 'first' (5); 'small' (1) would fit beside 'first' but comes after 'big'.
+    await Promise.all([run('first', 5, 30), run('big', 8, 10), run('small', 1, 10)]);
+    expect(order).to.deep.equal(['first', 'big', 'small']);
+  });
 });

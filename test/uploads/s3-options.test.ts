@@ -40,10 +40,11 @@ describe('s3 provider settings', function () {
 });
 
 describe("serve's upload environment", function () {
-  it('leaves the defaults without variables, and reads the local folder and the file limit', function () {
+  it('leaves the defaults without variables, and reads the local folder, the file limit and the pixel budget', function () {
     expect(uploadFromEnv({})).to.equal(undefined);
     expect(uploadFromEnv({ UPLOAD_PROVIDER: 'local', UPLOAD_FOLDER: '/srv/uploads' })).to.deep.equal({ folder: '/srv/uploads' });
     expect(uploadFromEnv({ UPLOAD_MAX_FILE_BYTES: '1048576' })).to.deep.equal({ maxFileBytes: 1048576 });
+    expect(uploadFromEnv({ UPLOAD_MAX_IMAGE_PIXELS: '12000000', UPLOAD_FOLDER: '/srv/uploads' })).to.deep.equal({ folder: '/srv/uploads', maxImagePixels: 12_000_000 });
   });
 
   it('reads the s3 settings', function () {
@@ -67,6 +68,7 @@ describe("serve's upload environment", function () {
     expect(() => uploadFromEnv({ UPLOAD_PROVIDER: 's3' })).to.throw(/S3_BUCKET/);
     expect(() => uploadFromEnv({ UPLOAD_PROVIDER: 's3', S3_BUCKET: 'media', S3_FORCE_PATH_STYLE: 'yes' })).to.throw(/S3_FORCE_PATH_STYLE/);
     expect(() => uploadFromEnv({ UPLOAD_MAX_FILE_BYTES: '10MB' })).to.throw(/UPLOAD_MAX_FILE_BYTES/);
+    expect(() => uploadFromEnv({ UPLOAD_MAX_IMAGE_PIXELS: '-1' })).to.throw(/UPLOAD_MAX_IMAGE_PIXELS/);
   });
 
   it('makes serve refuse to start, with the usage, on a wrong setting', async function () {
