@@ -24,7 +24,7 @@ export const DEVIATIONS: Readonly<Record<string, Deviation>> = {
     expect: ({ response }) => void (response.localizations[0].headline = 'Bienvenue'),
   },
   'homepage#58': { row: 'W12', nameOnly: true },
-  'homepage#59': {
+  'homepage#72': {
     row: 'W8',
     expect: (recorded) => {
       recorded.status = 400;

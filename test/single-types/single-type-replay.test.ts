@@ -1,7 +1,7 @@
 /**
  * The single-type cases recorded from Strapi 4.26.2 (recorded/, asked by record.mjs), sent in
- * order to the plugin on both engines: the homepage's from no entry at all, the article cases on a
- * fresh copy of the small fixture. Each answer must be the recorded one (an error's whole body, a
+ * order to the plugin on every engine: the homepage's and the members' from no entry at all, the
+ * article cases on a fresh copy of the small fixture. Each answer must be the recorded one (an error's whole body, a
  * success's whole body with "<now>" standing for a date-time of the run), except where
  * replay-deviations.ts gives ours; every read must be one statement.
  *
@@ -77,6 +77,8 @@ async function serveArticles(client: DatabaseClient): Promise<Served> {
 
 const GROUPS = [
   { group: 'homepage', serve: serveHomepages },
+  { group: 'members', serve: serveHomepages },
+  { group: 'article-queries', serve: serveArticles },
   { group: 'article-localizations', serve: serveArticles },
 ];
 
