@@ -10,13 +10,26 @@ export interface Deviation {
   readonly row: string;
   /** The answer we give: from a copy of the recorded one. */
   readonly expect?: (recorded: { status: number; response: Json }) => void;
-  /** Compare only the status and `error.name` (our message or `details` say more: D13, W12). */
+  /** Compare only the status and `error.name` (our message or `details` say more: D13, W12), and `details.path` when ours gives one. */
   readonly nameOnly?: boolean;
 }
 
 const NOW = '<now>';
 
+/** Our 400 for a query Strapi answers: `error.name` compared (nameOnly), with the path of `details`. */
+function refusedQuery(path: string): Deviation['expect'] {
+  return (recorded) => {
+    recorded.status = 400;
+    recorded.response = { data: null, error: { status: 400, name: 'ValidationError', message: '', details: { path } } };
+  };
+}
+
 export const DEVIATIONS: Readonly<Record<string, Deviation>> = {
+  // Strapi ignores an unknown operator (every entry matches it); a typo is a 400 here (stricter input).
+  'article-queries#1': { row: 'stricter input', nameOnly: true, expect: refusedQuery('filters.title.$foo') },
+  'article-queries#2': { row: 'stricter input', nameOnly: true, expect: refusedQuery('filters.title.$foo') },
+  // Strapi compares ids with the text "1,3" (no entry); a value that is not an id is a 400 here.
+  'article-queries#3': { row: 'D1', nameOnly: true, expect: refusedQuery('filters.id.$in') },
   'homepage#22': { row: 'D13', nameOnly: true },
   'homepage#23': {
     row: 'W20',

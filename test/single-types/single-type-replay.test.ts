@@ -48,6 +48,9 @@ async function replayCase(agent: supertest.Agent, group: string, recordedCase: R
   if (deviation?.nameOnly) {
     const name = (body: unknown) => (body as { error?: { name?: unknown } } | undefined)?.error?.name;
     if (name(answer.body) !== name(expected.response)) problems.push(`error.name: expected ${String(name(expected.response))}, got ${String(name(answer.body))}`);
+    // A query's 400 names its parameter (`details.path`) where our expectation gives one.
+    const path = (body: unknown) => (body as { error?: { details?: { path?: unknown } } } | undefined)?.error?.details?.path;
+    if (path(expected.response) !== undefined && path(answer.body) !== path(expected.response)) problems.push(`error.details.path: expected ${String(path(expected.response))}, got ${String(path(answer.body))}`);
   } else {
     const difference = firstDifference(expected.response, answer.body, Date.now());
     if (difference) problems.push(difference);
