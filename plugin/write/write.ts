@@ -25,6 +25,7 @@ import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles 
 import { WriteAccess } from '../access/write-access.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { splitDataLocale } from './data-locale.js';
+import { populatesLocalizations, shareWithLocalizations } from './share-on-update.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -237,6 +238,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
+    if (model.localized && populatesLocalizations(request.querystring)) await shareWithLocalizations(store, model, id);
     await request.alsoWrite?.(store, id);
     await access.mustStillMatch(store.trx, model, id, 'update');
     await recordEvents(engine, store, model, ['update', published], id);
