@@ -32,7 +32,7 @@ import { describeLayout } from '../storage/layout.js';
 
 /**
  * Names no attribute may have: the query keywords of populate objects (Strapi #14511) and the
- * attributes every content type has. The README lists them.
+ * names of the attributes the API adds itself. docs/deviations.md lists them.
  */
 export const RESERVED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
   'id',
