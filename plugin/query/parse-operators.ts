@@ -81,7 +81,7 @@ export function parseOperator(field: Field, operator: ComparisonOperator, value:
     return compare(field, operator, value.map((item, index) => castListItem(field, operator, item, childPath(path, index))));
   }
   if (!Array.isArray(value)) {
-    if (operator === '$in' || operator === '$notIn') return compare(field, operator, [castListItem(field, operator, value, path)]);
+    if (operator === '$in' || operator === '$notIn') return compare(field, operator, [castCommaListItem(field, operator, value, path)]);
     return parseOperatorValue(field, operator, value, path);
   }
   if (value.length === 0) throw new ValidationError(path, `Invalid value for ${operator} on ${quote(field.name)}: expected at least one value`);
@@ -117,6 +117,22 @@ export function parseExistenceFlag(value: unknown, path: string): boolean {
   const flag = text === null ? undefined : parseBooleanText(text);
   if (flag === undefined) throw new ValidationError(path, `Invalid value ${describeValue(value)}: expected true or false (also t, 1, f, 0)`);
   return flag;
+}
+
+/**
+ * The one value of `[$in]=…`. A comma list (`[$in]=1,3`) is one value, as in Strapi (which answers
+ * no entry where it is not one value of the type); when it is not of the type, the 400 says how a
+ * list is written.
+ */
+function castCommaListItem(field: Field, operator: ComparisonOperator, value: unknown, path: string): CompareValue {
+  try {
+    return castListItem(field, operator, value, path);
+  } catch (error) {
+    if (!(error instanceof ValidationError) || typeof value !== 'string' || !value.includes(',')) throw error;
+    const [first, second] = value.split(',');
+    const reason = error.message.slice(0, error.message.length - ` (at ${error.path})`.length);
+    throw new ValidationError(path, `${reason}; a list is written [${operator}][0]=${first}&[${operator}][1]=${second}, not with commas`);
+  }
 }
 
 function castListItem(field: Field, operator: ComparisonOperator, item: unknown, path: string): CompareValue {

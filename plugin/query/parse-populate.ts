@@ -189,10 +189,17 @@ export function buildSelection(registry: Registry, target: Model, request: Popul
   return { fields, populate };
 }
 
-/** The rest of dot paths (`seo.metaSocial.image` → `metaSocial.image` inside seo), errors naming the written parameter. */
+/**
+ * The rest of dot paths (`seo.metaSocial.image` → `metaSocial.image` inside seo), errors naming the
+ * written parameter. A `*` ending a dot path (`category.*`) adds nothing below: Strapi 4.26.2
+ * populates `category` alone.
+ */
 function populateTails(registry: Registry, target: Model, request: PopulateRequest): PopulateNode[] {
-  return buildNodes(registry, requestsFromStrings(target, request.tails.map((tail) => [tail, request.tailPath]), false));
+  const tails = request.tails.filter((tail) => tail !== WILDCARD_TAIL);
+  return buildNodes(registry, requestsFromStrings(target, tails.map((tail) => [tail, request.tailPath]), false));
 }
+
+const WILDCARD_TAIL = '*';
 
 /** What a relation, media or component node loads: its selection, filters, sort and per-parent window. */
 function rowsOf(registry: Registry, target: Model, request: PopulateRequest) {

@@ -30,8 +30,11 @@ import { checkIndexClashes, declaredIndexes, type LayoutIndex } from './indexes.
 import { columnName, componentJoinTableName } from '../storage/naming.js';
 import { describeLayout } from '../storage/layout.js';
 
-/** Names that would collide with the query keywords inside populate objects (Strapi #14511). */
-const RESERVED_ATTRIBUTE_NAMES = new Set([
+/**
+ * Names no attribute may have: the query keywords of populate objects (Strapi #14511) and the
+ * names of the attributes the API adds itself. docs/deviations.md lists them.
+ */
+export const RESERVED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
   'id',
   'fields',
   'populate',
@@ -42,11 +45,16 @@ const RESERVED_ATTRIBUTE_NAMES = new Set([
   'createdAt',
   'updatedAt',
   'publishedAt',
-  'locale',
   'localizations',
   'createdBy',
   'updatedBy',
 ]);
+
+/**
+ * Reserved on localized types only, where the entry's locale has that name: elsewhere (a type
+ * that is not localized, a component) `locale` is a plain attribute, as Strapi 4.26.2 serves it.
+ */
+export const LOCALIZED_RESERVED_NAMES: ReadonlySet<string> = new Set(['locale']);
 
 const STRING_LIKE = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 
@@ -170,13 +178,18 @@ function targetResolver(declared: Map<string, Declared>): (target: string) => st
   };
 }
 
+function reservedMessage(name: string): string {
+  return `"${name}" is reserved (a query keyword or a name the API gives attributes of its own: ${[...RESERVED_ATTRIBUTE_NAMES].join(', ')}); choose another name`;
+}
+
 function checkAttributeNames(declared: Map<string, Declared>, problems: SchemaProblem[]): void {
   for (const entry of declared.values()) {
+    const localized = !entry.isComponent && (entry.loaded.document as ContentTypeDocument).pluginOptions?.i18n?.localized === true;
     for (const name of Object.keys(entry.attributes)) {
       if (RESERVED_ATTRIBUTE_NAMES.has(name)) {
-        problems.push(
-          problemAt(entry.loaded, ['attributes', name], `"${name}" is reserved (a query keyword or an implicit attribute); choose another name`),
-        );
+        problems.push(problemAt(entry.loaded, ['attributes', name], reservedMessage(name)));
+      } else if (localized && LOCALIZED_RESERVED_NAMES.has(name)) {
+        problems.push(problemAt(entry.loaded, ['attributes', name], `"${name}" is reserved on a localized type (the locale of its entries); choose another name`));
       }
     }
   }

@@ -96,7 +96,7 @@ function parseRowInto(context: DataContext, model: Model, data: Record<string, u
       }
       case 'component':
       case 'dynamiczone': {
-        const change = parseComponents(context, attribute, value, path, problems);
+        const change = parseComponents(context, attribute, value, { path, partial: options.partial }, problems);
         if (change) components.push(change);
         break;
       }
@@ -149,7 +149,7 @@ function parseComponents(
   context: DataContext,
   attribute: ComponentAttribute | DynamicZoneAttribute,
   value: unknown,
-  path: DataPath,
+  { path, partial }: RowOptions,
   problems: DataProblem[],
 ): ComponentChange | null {
   const many = attribute.kind === 'dynamiczone' || attribute.repeatable;
@@ -162,7 +162,7 @@ function parseComponents(
   const items: ComponentItem[] = [];
   values.forEach((entry, index) => {
     const itemPath = many ? [...path, index] : path;
-    const item = parseComponentItem(context, attribute, entry, itemPath, problems);
+    const item = parseComponentItem(context, attribute, entry, { path: itemPath, partial }, problems);
     if (item) items.push(item);
   });
   if (many) checkCount(attribute, values.length, path, problems);
@@ -176,8 +176,18 @@ export function checkCount(attribute: ComponentAttribute | DynamicZoneAttribute,
   if (attribute.max !== null && count > attribute.max) problems.push({ path, message: `${labelOf(path)} must have at most ${attribute.max} items` });
 }
 
-/** One component: its `id` (an existing one of this entry) and, in a dynamic zone, its `__component`. */
-function parseComponentItem(context: DataContext, attribute: ComponentAttribute | DynamicZoneAttribute, entry: unknown, path: DataPath, problems: DataProblem[]): ComponentItem | null {
+/**
+ * One component: its `id` (an existing one of this entry) and, in a dynamic zone, its `__component`.
+ * `partial` is the write's: an update checks the components it creates as Strapi does, as an
+ * update (required attributes may be absent, not null).
+ */
+function parseComponentItem(
+  context: DataContext,
+  attribute: ComponentAttribute | DynamicZoneAttribute,
+  entry: unknown,
+  { path, partial }: RowOptions,
+  problems: DataProblem[],
+): ComponentItem | null {
   if (!isPlainObject(entry)) {
     problems.push({ path, message: `${labelOf(path)} must be a component object` });
     return null;
@@ -187,8 +197,8 @@ function parseComponentItem(context: DataContext, attribute: ComponentAttribute 
   const id = rawId === undefined || rawId === null ? null : parseId(rawId);
   if (id === null && rawId !== undefined && rawId !== null) problems.push({ path: [...path, 'id'], message: `${labelOf([...path, 'id'])} must be a component id` });
   if (!component) return null;
-  // An existing component is updated with what is given; a new one must be whole.
-  const row = parseRow(context, component, data, { partial: id !== null, path }, problems);
+  // An existing component is updated with what is given; a new one must be whole, unless an update makes it.
+  const row = parseRow(context, component, data, { partial: partial || id !== null, path }, problems);
   return { component, id, row, path };
 }
 

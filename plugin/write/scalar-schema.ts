@@ -107,12 +107,20 @@ export function writableScalars(model: Model): ScalarAttribute[] {
   );
 }
 
-/** The object schema of `attributes`; `required` lists the required ones (ignored by updates). */
+/**
+ * The object schema of `attributes`; `required` lists the required ones that have no default
+ * (ignored by updates): a new row takes the default of an absent one, as Strapi does, while an
+ * explicit null is still refused.
+ */
 export function modelSchema(attributes: readonly ScalarAttribute[]): SchemaObject {
   const properties: Record<string, SchemaObject> = {};
   for (const attribute of attributes) properties[attribute.name] = attributeSchema(attribute);
-  const required = attributes.filter((attribute) => attribute.required).map((attribute) => attribute.name);
+  const required = attributes.filter((attribute) => attribute.required && !hasDefault(attribute)).map((attribute) => attribute.name);
   return { type: 'object', properties, required };
+}
+
+function hasDefault(attribute: ScalarAttribute): boolean {
+  return attribute.default !== null && attribute.default !== undefined;
 }
 
 /** Null is a value of its own: allowed unless the attribute is required (`then: false` fails it). */

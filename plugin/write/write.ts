@@ -24,6 +24,8 @@ import { linkListedLocalizations } from './localization-group.js';
 import { answeredEntry, type HookRequest, type LifecycleAction, type Lifecycles } from './lifecycles.js';
 import { WriteAccess } from '../access/write-access.js';
 import type { Outbox } from '../webhooks/outbox.js';
+import { splitDataLocale } from './data-locale.js';
+import { populatesLocalizations, shareWithLocalizations } from './share-on-update.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -172,7 +174,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   const { model } = request;
   const access = writeAccess(engine, request, grants);
   const problems: DataProblem[] = [];
-  const { locale: dataLocale, ...data } = access.ruledData(model, 'create', dataOf(request.body), problems, request.alsoWritten);
+  const { locale: dataLocale, data } = splitDataLocale(model, access.ruledData(model, 'create', dataOf(request.body), problems, request.alsoWritten));
   if (dataLocale !== undefined && !model.localized) problems.push({ path: ['locale'], message: `locale cannot be written: ${model.displayName} is not localized` });
   // A new entry is a draft when it is created as one, as Strapi decides before checking it.
   const draft = model.draftAndPublish && data.publishedAt === null;
@@ -214,11 +216,10 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
   const { model, id } = request;
   const access = writeAccess(engine, request, grants);
   const problems: DataProblem[] = [];
-  const data = access.ruledData(model, 'update', dataOf(request.body), problems, request.alsoWritten);
-  if (data.locale !== undefined) {
+  const { locale: dataLocale, data: rest } = splitDataLocale(model, access.ruledData(model, 'update', dataOf(request.body), problems, request.alsoWritten));
+  if (dataLocale !== undefined) {
     problems.push({ path: ['locale'], message: model.localized ? 'locale cannot be changed; create a localization instead' : `locale cannot be written: ${model.displayName} is not localized` });
   }
-  const { locale: _ignored, ...rest } = data;
   // Strapi's update drops `localizations`: a group changes only when an entry is created.
   if (model.localized) delete rest.localizations;
   // An entry is checked as the draft it is before the change, as Strapi does (publishing one with
@@ -237,6 +238,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
+    if (model.localized && populatesLocalizations(request.querystring)) await shareWithLocalizations(store, model, id);
     await request.alsoWrite?.(store, id);
     await access.mustStillMatch(store.trx, model, id, 'update');
     await recordEvents(engine, store, model, ['update', published], id);

@@ -77,6 +77,19 @@ const homepage = [
   put('ignores localizations naming an entry that does not exist on an update', `/api/homepage?locale=fr&${titles}`, { title: 'Accueil 2', localizations: [999] }),
   del('deletes the fr draft', `/api/homepage?locale=fr&${preview}&${titles}`),
   put('refuses a creating PUT whose localizations do not exist', `/api/homepage?${titles}`, { title: 'Linked', localizations: [999] }),
+  put('creates an entry with promos and a non-localized component', `/api/homepage?${titles}`, { title: 'Stars', headline: 'Shine', promos: [1, 2], seo: { metaTitle: 'Seo' } }),
+  get('populates a relation and everything below it (promos.*)', `/api/homepage?${titles}&populate=promos.*`),
+  get('populates a relation and everything below it as a list item (populate[0]=promos.*)', `/api/homepage?${titles}&populate[0]=promos.*`),
+  post('creates a localization giving no non-localized attribute', '/api/homepage/localizations', { locale: 'fr', title: 'Étoiles' }),
+  get('reads the new localization: which non-localized values it took', `/api/homepage?locale=fr&${preview}&fields[0]=title&fields[1]=headline&populate[seo]=true`),
+  put('updates a non-localized attribute populating localizations', `/api/homepage?${titles}&fields[1]=headline&populate[localizations][fields][0]=headline`, { headline: 'Shine more' }),
+  get('reads fr after the PUT that populated localizations', `/api/homepage?locale=fr&${preview}&fields[0]=headline`),
+  put('updates a non-localized attribute without populating localizations', `/api/homepage?${titles}&fields[1]=headline`, { headline: 'Shine less' }),
+  get('reads fr after the PUT that did not populate localizations', `/api/homepage?locale=fr&${preview}&fields[0]=headline`),
+  put('updates a non-localized component populating it and localizations', `/api/homepage?${titles}&populate[seo]=true&populate[localizations][populate][seo]=true`, { seo: { metaTitle: 'Seo 2' } }),
+  get('reads fr after the PUT of the component', `/api/homepage?locale=fr&${preview}&fields[0]=headline&populate[seo]=true`),
+  del('deletes the fr localization', `/api/homepage?locale=fr&${preview}&${titles}`),
+  del('deletes the entry with promos', `/api/homepage?${titles}`),
   put('creates in the default locale when ?locale= names an unknown locale', `/api/homepage?locale=de&${titles}&fields[1]=locale`, { title: 'Hallo' }, 'last: we answer it differently (W8)'),
 ];
 
@@ -97,9 +110,64 @@ const articleLocalizations = [
     data: { title: 'Fields without it', readingMinutes: 33, localizations: [44] },
   }),
   get('reads 44: linked back, readingMinutes not copied', article(44)),
+  put('updates readingMinutes of 41 populating localizations, its fields not selecting readingMinutes', `/api/articles/41?fields[0]=title&populate[localizations][fields][0]=locale`, { readingMinutes: 91 }),
+  get('reads 51, the other locale of 41', article(51)),
+  put('updates readingMinutes of 43 without populating localizations', '/api/articles/43?fields[0]=title', { readingMinutes: 92 }),
+  get('reads 9, the other locale of 43', article(9)),
+  put('updates readingMinutes of 43 populating localizations', '/api/articles/43?populate[localizations][fields][0]=locale', { readingMinutes: 93 }),
+  get('reads 9 again', article(9)),
+  put('refuses or ignores data.locale on a PUT', '/api/articles/43?fields[0]=title&fields[1]=locale', { locale: 'en', title: 'Locale on a PUT' }),
+];
+
+// `member`: a collection type of reference-app/ that is not localized, with required scalars that
+// have defaults, a plain `locale` attribute, and required attributes inside its components.
+const members = [
+  post('creates a member giving none of the required attributes that have defaults', '/api/members', { data: { firstName: 'Ada' } }),
+  post('creates a member giving its plain locale attribute', '/api/members', { data: { firstName: 'Bo', locale: 'en' } }),
+  get('filters on the plain locale attribute', '/api/members?filters[locale][$eq]=en&fields[0]=firstName&fields[1]=locale'),
+  get('reads a list with ?locale= on a type that is not localized', '/api/members?locale=fr&fields[0]=firstName&fields[1]=locale'),
+  get('sorts on the plain locale attribute', '/api/members?sort=locale:desc&fields[0]=firstName&fields[1]=locale'),
+  put('updates the plain locale attribute', '/api/members/2?fields[0]=firstName&fields[1]=locale', { locale: 'fr' }),
+  post('refuses null for a required boolean that has a default', '/api/members', { data: { firstName: 'Null', active: null } }),
+  post('refuses null for a required string that has a default', '/api/members', { data: { firstName: 'Null', nickname: null } }),
+  post('creates a member whose component lacks its required attributes (a boolean with a default among them)', '/api/members?populate=*', {
+    data: { firstName: 'Cy', profile: { headline: 'Only a headline' } },
+  }),
+  post('creates a member with whole components', '/api/members?populate=*', {
+    data: {
+      firstName: 'Di',
+      profile: { headline: 'Hello', summary: 'About Di' },
+      contacts: [{ headline: 'Home', summary: 'At home' }],
+      sections: [{ __component: 'parts.profile', headline: 'Zone', summary: 'In the zone' }],
+    },
+  }),
+  put('replaces a component without its id, lacking a required attribute', '/api/members/3?populate=*', { profile: { headline: 'Replaced' } }),
+  put('adds a repeatable item without id, lacking a required attribute', '/api/members/3?populate=*', { contacts: [{ headline: 'New contact' }] }),
+  put('replaces a zone item, lacking a required attribute', '/api/members/3?populate=*', { sections: [{ __component: 'parts.profile', headline: 'New zone item' }] }),
+  put('refuses null for a required attribute of a replaced component', '/api/members/3?populate=*', { profile: { headline: null, summary: 'S' } }),
+  put('refuses null for a required scalar on an update', '/api/members/3?populate=*', { nickname: null }),
+  get('reads the member back', '/api/members/3?populate=*'),
+];
+
+// Reads on the conformance app's articles (small fixture), before any write touched them.
+const list = 'fields[0]=title&pagination[pageSize]=3';
+const articleQueries = [
+  get('ignores an unknown filter operator', `/api/articles?${list}&filters[title][$foo]=x`),
+  get('ignores an unknown operator beside a known one', `/api/articles?${list}&filters[title][$foo]=x&filters[id][$lte]=2`),
+  get('answers a comma list given to $in', `/api/articles?${list}&filters[id][$in]=1,3`),
+  get('answers a comma list given to $in on a text attribute', `/api/articles?${list}&filters[slug][$in]=a,b`),
+  get('populates a relation and everything below it (category.*)', '/api/articles?fields[0]=title&filters[id][$eq]=2&populate=category.*'),
+  get('populates a relation with a wildcard as a list item', '/api/articles?fields[0]=title&filters[id][$eq]=2&populate[0]=category.*'),
+  get('populates a relation with a wildcard beside another', '/api/articles?fields[0]=title&filters[id][$eq]=2&populate=category.*,author'),
+  get('populates a component and everything below it (seo.*)', '/api/articles?fields[0]=title&filters[id][$eq]=1&populate=seo.*'),
+  get('populates a relation whose target has a parent (category.*)', '/api/articles?fields[0]=title&filters[id][$eq]=11&populate=category.*'),
+  get('populates with a wildcard one level further down', '/api/articles?fields[0]=title&filters[id][$eq]=11&populate=category.parent.*'),
+  get('populates a relation with a wildcard on findOne', '/api/articles/2?fields[0]=title&populate=category.*'),
 ];
 
 export const groups = [
   { group: 'homepage', fixture: 'test/fixtures/apps/single-types, no entry, locales en and fr', cases: homepage },
+  { group: 'members', fixture: 'test/fixtures/apps/single-types, no entry', cases: members },
+  { group: 'article-queries', fixture: 'conformance/db/strapi-small.db', cases: articleQueries },
   { group: 'article-localizations', fixture: 'conformance/db/strapi-small.db', cases: articleLocalizations },
 ];

@@ -3,7 +3,7 @@
 // cases.source.mjs, and writes the transcripts to recorded/<group>.json: the expectations of
 // single-type-replay.test.ts. Run by hand, never by `npm test`, against a reference started fresh:
 //
-//   test/single-types/reference-app/serve.sh 4600 &      # the conformance app + homepage and promo
+//   test/single-types/reference-app/serve.sh 4600 &      # the conformance app + homepage, promo and member
 //   node test/single-types/record.mjs [--port 4600]
 //
 // The cases are sent in order (ids and states depend on every earlier case). Date-times the run

@@ -165,6 +165,7 @@ describe('parseFilters: rejected input', () => {
     expectValidationError(() => filterOf('filters[blocks][x]=1'), 'filters.blocks', /dynamic zones cannot be filtered/);
     expectValidationError(() => filterOf('filters[seo]=1'), 'filters.seo', /\$null/);
     expectValidationError(() => filterOf('filters[views][$gt]'), 'filters.views.$gt', /value is required/);
+    expectValidationError(() => filterOf('filters[id][$in]=1,3'), 'filters.id.$in', /expected an integer .*; a list is written \[\$in\]\[0\]=1&\[\$in\]\[1\]=3, not with commas/);
   });
 
   it('answers a hidden attribute exactly as an unknown one', () => {

@@ -68,6 +68,9 @@ const KINDS: readonly (readonly [title: string, fixture: string, problems: reado
   ['reports a reserved attribute name', 'reserved-name', [
     { file: 'content-types/post.yaml', path: 'attributes.populate', line: 10, column: 3, message: /^"populate" is reserved/ },
   ]],
+  ['reports `locale` on a localized type only: elsewhere it is a plain attribute', 'reserved-locale', [
+    { file: 'content-types/post.yaml', path: 'attributes.locale', line: 13, column: 3, message: '"locale" is reserved on a localized type (the locale of its entries); choose another name' },
+  ]],
   ['reports a table name used twice, at the second file', 'duplicate-table', [
     { file: 'content-types/story.yaml', path: 'collectionName', line: 2, column: 17, message: 'table name "posts" is already used by content-types/post.yaml' },
   ]],

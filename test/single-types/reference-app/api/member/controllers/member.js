@@ -1,0 +1,2 @@
+'use strict';
+module.exports = require('@strapi/strapi').factories.createCoreController('api::member.member');

@@ -1,0 +1,2 @@
+'use strict';
+module.exports = require('@strapi/strapi').factories.createCoreRouter('api::member.member');

@@ -1,0 +1,2 @@
+'use strict';
+module.exports = require('@strapi/strapi').factories.createCoreService('api::member.member');
