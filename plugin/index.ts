@@ -62,7 +62,7 @@ export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
 export type { CorsOptions } from './http/cors.js';
 export type { HealthPaths } from './http/health.js';
-export type { EntryEvent, FileFacts, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption, MediaEvent } from './write/lifecycles.js';
+export type { EntryEvent, FileFacts, LifecycleAction, LifecycleDataEvent, LifecycleEntryEvent, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption, LifecycleState, MediaEvent } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
@@ -180,7 +180,8 @@ export interface ContentApiOptions {
   /**
    * Lifecycle hooks of the API's writes, per content type uid and `'*'` for all:
    * `{ 'api::article.article': { beforeCreate(event) {…}, afterUpdate(event) {…} } }` (docs/writes.md).
-   * A type's `content-types/<name>.lifecycles.js` (or `.mjs`) is imported at start, its hooks run
+   * A type's `content-types/<name>.lifecycles.js` (`.mjs`; `.ts`, `.mts`, `.cts` when the process
+   * can import TypeScript) is imported at start, its hooks run
    * after those of `'*'` and before these.
    */
   lifecycles?: LifecycleOption;
