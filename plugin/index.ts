@@ -38,6 +38,7 @@ import type { WriteEngine } from './write/write.js';
 import { Lifecycles, loadLifecycleModules, type LifecycleHooks, type LifecycleOption } from './write/lifecycles.js';
 import type { EventEmitter } from 'node:events';
 import { EndUsers } from './auth/end-users.js';
+import { seedStockRoles } from './auth/stock-roles.js';
 import { usersConfig, type UsersOptions } from './auth/options.js';
 import { UserStore } from './auth/user-store.js';
 import { dialectOf } from './sql/dialect/dialects.js';
@@ -61,7 +62,7 @@ export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
 export type { CorsOptions } from './http/cors.js';
 export type { HealthPaths } from './http/health.js';
-export type { EntryEvent, FileFacts, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption, MediaEvent } from './write/lifecycles.js';
+export type { EntryEvent, FileFacts, LifecycleAction, LifecycleDataEvent, LifecycleEntryEvent, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption, LifecycleState, MediaEvent } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
@@ -179,7 +180,8 @@ export interface ContentApiOptions {
   /**
    * Lifecycle hooks of the API's writes, per content type uid and `'*'` for all:
    * `{ 'api::article.article': { beforeCreate(event) {…}, afterUpdate(event) {…} } }` (docs/writes.md).
-   * A type's `content-types/<name>.lifecycles.js` (or `.mjs`) is imported at start, its hooks run
+   * A type's `content-types/<name>.lifecycles.js` (`.mjs`; `.ts`, `.mts`, `.cts` when the process
+   * can import TypeScript) is imported at start, its hooks run
    * after those of `'*'` and before these.
    */
   lifecycles?: LifecycleOption;
@@ -187,7 +189,8 @@ export interface ContentApiOptions {
    * End users who log in, as Strapi's users-permissions plugin serves them (docs/users.md):
    * `POST <prefix>/auth/local`, `POST <prefix>/auth/local/register` (when `register` is on),
    * `GET <prefix>/users/me`, and their login tokens (`Authorization: Bearer <jwt>`) read as their
-   * role on every route. Off by default.
+   * role on every route. Off by default. With `sync` on, an empty roles table is given Strapi's
+   * Authenticated and Public roles at start, as a Strapi app's first start gives them.
    */
   users?: UsersOptions;
   /**
@@ -283,6 +286,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
     if (options.sync !== false) await syncSchema(knex, registry);
+    // As a Strapi app's first start: a fresh database gets the Authenticated and Public roles.
+    if (users && options.sync !== false) await seedStockRoles(knex, registry, new Date((options.now ?? Date.now)()));
     if (options.sync !== false && options.upload !== false) await syncFolderTables(knex);
     // Readers in worker threads and a writer then never block each other. Only on a database the
     // plugin opened and may change: an existing Strapi database served with sync off keeps its mode.

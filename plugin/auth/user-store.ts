@@ -43,7 +43,9 @@ export class UserStore {
     const model = registry.models.get(USER_UID);
     const role = model?.attributes.get('role');
     if (!model || role?.kind !== 'relation' || !role.linkTable) {
-      throw new Error(`users needs the ${USER_UID} content type with its role relation (the stock content-types/user.yaml and role.yaml)`);
+      const unnamed = registry.contentTypes.find((other) => other.tableName === 'up_users' && other.uid !== USER_UID);
+      if (unnamed) throw new Error(`users needs the ${USER_UID} content type: ${unnamed.source?.file ?? unnamed.uid} declares "${unnamed.uid}"; add "uid: ${USER_UID}" at its top level`);
+      throw new Error(`users needs the ${USER_UID} content type with its role relation: content-types/user.yaml and content-types/role.yaml as \`content-api init --users\` writes them`);
     }
     for (const name of ['username', 'email', 'password', 'provider', 'confirmed', 'blocked']) {
       if (model.attributes.get(name)?.kind !== 'scalar') throw new Error(`users: the ${USER_UID} content type has no "${name}" attribute`);

@@ -1,6 +1,6 @@
 /**
  * `content-api check [--root DIR] [--database URL] [--allow-missing-permissions]`: validate the schema files,
- * permissions.yaml and webhooks.yaml (when there is one) against them, and report every problem at once — what `serve` would refuse.
+ * permissions.yaml and webhooks.yaml (when there is one) against them, import the types' lifecycles modules, and report every problem at once — what `serve` would refuse.
  * With `--database`, also compare the database with the schema's layout: a missing table or column
  * is a problem, a missing declared index a warning (layout-differences.ts).
  * Exit 0 when both load, 1 with the problems, 2 on a usage error. A missing permissions.yaml is a
@@ -15,6 +15,7 @@ import { formatProblem, SchemaError, type SchemaProblem } from '../schema/proble
 import type { Registry } from '../schema/registry.js';
 import { commandHelp, parseCommand, plural } from './common.js';
 import { checkWebhooksFile } from '../webhooks/check-file.js';
+import { findLifecycleModules, importLifecycleModule } from '../write/lifecycles.js';
 import { checkDatabase, describeDatabase } from '../storage/check-database.js';
 import { openDatabase } from '../storage/database.js';
 import { findLayoutDifferences, type LayoutDifferences } from '../storage/layout-differences.js';
@@ -48,10 +49,11 @@ export async function run(args: string[]): Promise<number> {
   const checked = await checkPermissions(join(root, PERMISSIONS_FILE), registry);
   const missing = checked.missing && !values['allow-missing-permissions'];
   const webhooks = await checkWebhooksFile(root, registry);
+  const lifecycles = registry ? await lifecycleModuleProblems(root, registry) : [];
   const database = registry && values.database ? await checkLayout(values.database, registry) : { problems: [], warnings: [] };
   const problems = [...schemaProblems, ...checked.problems, ...webhooks.problems];
   const warnings = database.warnings.map((warning) => `warning: ${warning}\n`).join('');
-  if (registry && !problems.length && !missing && !database.problems.length) {
+  if (registry && !problems.length && !missing && !database.problems.length && !lifecycles.length) {
     const summary = checked.permissions
       ? `${PERMISSIONS_FILE} ok: ${plural(checked.permissions.roles.size, 'role')}, ${plural(checked.permissions.tokens.length, 'token')}`
       : `no ${PERMISSIONS_FILE}: the API is closed to every caller`;
@@ -62,13 +64,37 @@ export async function run(args: string[]): Promise<number> {
   }
   // Paths relative to the working folder, so terminals and editors can open them.
   const lines = problems.map((problem) => formatProblem({ ...problem, file: join(root, problem.file) }));
-  lines.push(...database.problems);
+  lines.push(...lifecycles, ...database.problems);
   if (missing) {
     lines.push(`${join(root, PERMISSIONS_FILE)}: no such file; serve refuses to start without it. Write it ("roles: {}" for an API closed to every caller), or pass --allow-missing-permissions`);
   }
   const count = lines.length;
   process.stdout.write(`${warnings}${lines.join('\n')}\n${count} schema problem${count === 1 ? '' : 's'}\n`);
   return 1;
+}
+
+/**
+ * The lifecycles modules beside the schema files, imported as serve imports them: a module serve
+ * would refuse (a TypeScript one this process cannot import, an export that is no hook) is a
+ * problem here, not a hook that silently never runs.
+ */
+async function lifecycleModuleProblems(root: string, registry: Registry): Promise<string[]> {
+  let files: Awaited<ReturnType<typeof findLifecycleModules>>;
+  try {
+    files = await findLifecycleModules(root, registry);
+  } catch (error) {
+    return [(error as Error).message];
+  }
+  const problems: string[] = [];
+  for (const { file } of files) {
+    try {
+      await importLifecycleModule(file);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      problems.push(message.startsWith(file) ? message : `${file}: ${message}`);
+    }
+  }
+  return problems;
 }
 
 /** permissions.yaml checked against the schema, or for its form alone when the schema did not load. */

@@ -62,11 +62,31 @@ export function checkRelation(
 /** Names the schema's own content type nearest to the target, written the way the target was (uid or singular name). */
 function unknownTargetMessage(target: string, declared: Map<string, Declared>): string {
   const contentTypes = [...declared.values()].filter((entry) => !entry.isComponent);
+  const usersPermissions = usersPermissionsHint(target, contentTypes);
+  if (usersPermissions) return `unknown target "${target}"; ${usersPermissions}`;
   const names = target.includes('::') ? [...contentTypes.map((entry) => entry.uid), FILE_UID] : contentTypes.map((entry) => entry.singularName);
   const close = closestName(target, names);
   if (close) return `unknown target "${target}"; did you mean "${close}"?`;
   return `unknown target "${target}"; no content type of this schema has that uid or singular name`;
 }
+
+/**
+ * The users-permissions types are the ones a schema file most often means without naming: a
+ * `user.yaml` without `uid:` declares `api::user.user`, since only an explicit uid makes a type a
+ * plugin's. Says which line to add, or which files to write.
+ */
+function usersPermissionsHint(target: string, contentTypes: readonly Declared[]): string | null {
+  const stock = USERS_PERMISSIONS_TABLES[target];
+  if (!stock) return null;
+  const meant = contentTypes.find((entry) => entry.tableName === stock.table || entry.singularName === stock.singularName);
+  if (meant) return `${meant.loaded.file} declares "${meant.uid}": add "uid: ${target}" at its top level to make it the users-permissions ${stock.singularName}`;
+  return `no content type declares it: the users-permissions user and role are content-types/user.yaml and content-types/role.yaml with "uid: plugin::users-permissions.user" and "uid: plugin::users-permissions.role", as \`content-api init --users\` writes them`;
+}
+
+const USERS_PERMISSIONS_TABLES: Readonly<Record<string, { readonly table: string; readonly singularName: string }>> = {
+  'plugin::users-permissions.user': { table: 'up_users', singularName: 'user' },
+  'plugin::users-permissions.role': { table: 'up_roles', singularName: 'role' },
+};
 
 /** Strapi's createJoinTable: the owning side's link table. */
 export function ownerLinkTable(

@@ -150,3 +150,17 @@ const STOCK_ROLE: StrapiSchemaJson = {
     },
   },
 };
+
+/**
+ * The stock user or role as a schema file of this format says it, as `content-api import-strapi`
+ * writes it and `content-api init --users` scaffolds it: the uid stated (a file without one would
+ * declare `api::user.user`), the admin panel's keys and the role's permissions relation (a type
+ * this package has no table for) left out.
+ */
+export function stockUsersPermissionsDocument(name: 'user' | 'role'): StrapiSchemaJson {
+  const { config: _adminOnly, info, attributes, ...rest } = stockUsersPermissionsSchema(name) as StrapiSchemaJson & { info: Record<string, unknown>; attributes: Record<string, { target?: string }> };
+  const { name: _legacyName, ...namedInfo } = info;
+  const served = Object.fromEntries(Object.entries(attributes).filter(([, attribute]) => attribute.target === undefined || attribute.target === USER_UID || attribute.target === ROLE_UID));
+  const { collectionName, ...others } = rest;
+  return { uid: name === 'user' ? USER_UID : ROLE_UID, kind: 'collectionType', collectionName, info: namedInfo, ...others, attributes: served };
+}

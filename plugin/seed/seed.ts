@@ -17,6 +17,7 @@ import { seedFiles } from './files.js';
 import { SeededRandom } from './random.js';
 import { RESTAURANT_UID, seedRestaurants } from './restaurants.js';
 import { ROLE_UID, seedUsers, USER_UID } from './users.js';
+import { STOCK_ROLES } from '../auth/stock-roles.js';
 import { SeedWriter } from './writer.js';
 
 /** How many rows the seeding added to one table. */
@@ -114,6 +115,20 @@ async function writeDemoParts(trx: Knex.Transaction, registry: Registry, progres
  * The content-type tables that already hold entries, with their row counts (the media library
  * and component tables are not entries).
  */
+/**
+ * Whether no content-type table holds an entry, but for Strapi's two default roles, which the API
+ * gives a fresh database it serves end users from (auth/stock-roles.ts): a database that was only
+ * started is still one to seed.
+ */
+async function emptyButStockRoles(knex: Knex, registry: Registry): Promise<boolean> {
+  const existing = await existingEntries(knex, registry);
+  const roles = registry.models.get(ROLE_UID);
+  if (!existing.length) return true;
+  if (!roles || existing.length > 1 || existing[0].table !== roles.tableName) return false;
+  const rows = (await knex(roles.tableName).select('name', 'type', 'description').orderBy('id')) as { name: string; type: string; description: string }[];
+  return rows.length === STOCK_ROLES.length && rows.every((row, index) => row.type === STOCK_ROLES[index].type && row.name === STOCK_ROLES[index].name);
+}
+
 export async function existingEntries(knex: Knex, registry: Registry): Promise<SeededTable[]> {
   const counts = await countRows(knex, registry.contentTypes.map((model) => model.tableName));
   return [...counts].filter(([, rows]) => rows > 0).map(([table, rows]) => ({ table, rows }));
@@ -135,7 +150,10 @@ export async function seedDemoData(knex: Knex, registry: Registry): Promise<Seed
  */
 export async function seedIfEmpty(knex: Knex, registry: Registry, progress?: SeedProgress): Promise<SeedSummary | null> {
   return knex.transaction(async (trx) => {
-    if ((await existingEntries(trx, registry)).length) return null;
+    if (!(await emptyButStockRoles(trx, registry))) return null;
+    // The demo data writes Strapi's roles itself, with the ids of a fresh database.
+    const roles = registry.models.get(ROLE_UID);
+    if (roles) await trx(roles.tableName).delete();
     return writeDemoData(trx, registry, progress);
   });
 }
@@ -148,7 +166,7 @@ export async function seedIfEmpty(knex: Knex, registry: Registry, progress?: See
  */
 export async function loadDataIfEmpty(knex: Knex, registry: Registry, data: TestData, now: Date, uploaded?: UploadedFiles): Promise<SeedSummary | null> {
   return knex.transaction(async (trx) => {
-    if ((await existingEntries(trx, registry)).length) return null;
+    if (!(await emptyButStockRoles(trx, registry))) return null;
     return summarize(trx, registry, () => loadTestData(trx, registry, data, now, uploaded));
   });
 }

@@ -14,10 +14,22 @@ import { FILE_UID, type Model, type Registry } from '../schema/registry.js';
 export type LifecycleAction = 'create' | 'update' | 'delete' | 'publish' | 'unpublish';
 export type LifecycleHookName = `${'before' | 'after'}${Capitalize<LifecycleAction>}`;
 
+/**
+ * The request's `ctx.state`, as a hook reads it. What a host's own login middleware puts there is
+ * its own: it says so by merging into this interface, and hooks then read it typed:
+ *
+ *   declare module 'koa-content-api' {
+ *     interface LifecycleState { user?: { id: number; editor?: boolean } }
+ *   }
+ */
+export interface LifecycleState {
+  [key: string]: unknown;
+}
+
 export interface LifecycleEvent {
   readonly action: LifecycleAction;
   readonly model: { readonly uid: string; readonly singularName: string; readonly pluralName: string | null };
-  /** `before*`: the body's `data` as received, after its checks; a hook may change it. */
+  /** `before*` but `beforeDelete`: the body's `data` as received, after its checks; a hook may change it. */
   data?: Record<string, unknown>;
   /** The entry's id (an update, a delete, and every `after*`). */
   readonly id?: number;
@@ -28,11 +40,35 @@ export interface LifecycleEvent {
   /** The caller's role. */
   readonly role: string;
   /** The request's `ctx.state`. */
-  readonly state: Record<string, unknown>;
+  readonly state: LifecycleState;
 }
 
-export type LifecycleHook = (event: LifecycleEvent) => unknown;
-export type LifecycleHooks = Partial<Record<LifecycleHookName, LifecycleHook>>;
+/** The event of `beforeCreate`, `beforeUpdate`, `beforePublish` and `beforeUnpublish`: the data to write is always there. */
+export interface LifecycleDataEvent extends LifecycleEvent {
+  data: Record<string, unknown>;
+}
+
+/** The event of `beforeDelete` and of every `after*` hook: the entry's id and the entry as answered are always there. */
+export interface LifecycleEntryEvent extends LifecycleEvent {
+  readonly id: number;
+  readonly entry: unknown;
+}
+
+export type LifecycleHook<Event extends LifecycleEvent = LifecycleEvent> = (event: Event) => unknown;
+
+/** A type's hooks, each given the event its action always has. */
+export interface LifecycleHooks {
+  beforeCreate?: LifecycleHook<LifecycleDataEvent>;
+  beforeUpdate?: LifecycleHook<LifecycleDataEvent>;
+  beforePublish?: LifecycleHook<LifecycleDataEvent>;
+  beforeUnpublish?: LifecycleHook<LifecycleDataEvent>;
+  beforeDelete?: LifecycleHook<LifecycleEntryEvent>;
+  afterCreate?: LifecycleHook<LifecycleEntryEvent>;
+  afterUpdate?: LifecycleHook<LifecycleEntryEvent>;
+  afterPublish?: LifecycleHook<LifecycleEntryEvent>;
+  afterUnpublish?: LifecycleHook<LifecycleEntryEvent>;
+  afterDelete?: LifecycleHook<LifecycleEntryEvent>;
+}
 /** Per content type uid (files: `plugin::upload.file`), and `'*'` for every type, files included. */
 export type LifecycleOption = Readonly<Record<string, LifecycleHooks>>;
 
@@ -91,11 +127,13 @@ export class Lifecycles {
 
   /** Those for every type first, then the type's module's, then the option's. */
   private hooksOf(model: Model, name: LifecycleHookName): LifecycleHook[] {
-    return [this.hooks['*']?.[name], this.modules.get(model.uid)?.[name], this.hooks[model.uid]?.[name]].filter((hook): hook is LifecycleHook => typeof hook === 'function');
+    // Each hook is called with the event of its own name, which has what its type promises.
+    const hooks: unknown[] = [this.hooks['*']?.[name], this.modules.get(model.uid)?.[name], this.hooks[model.uid]?.[name]];
+    return hooks.filter((hook): hook is LifecycleHook => typeof hook === 'function');
   }
 
   event(model: Model, action: LifecycleAction, role: string, request: HookRequest | undefined, rest: Partial<LifecycleEvent> = {}): LifecycleEvent {
-    return { action, model: { uid: model.uid, singularName: model.singularName, pluralName: model.pluralName }, role, state: request?.state ?? {}, ...rest };
+    return { action, model: { uid: model.uid, singularName: model.singularName, pluralName: model.pluralName }, role, state: (request?.state ?? {}) as LifecycleState, ...rest };
   }
 
   /** Runs the `before*` hooks of the event: a throw goes to the write, which rolls back. */
@@ -154,33 +192,69 @@ const HOOK_NAMES: ReadonlySet<string> = new Set(
   ['create', 'update', 'delete', 'publish', 'unpublish'].flatMap((action) => [`before${capitalize(action)}`, `after${capitalize(action)}`]),
 );
 
+/** The extensions of a lifecycles module, in the order they are looked for. */
+const MODULE_EXTENSIONS = ['.js', '.mjs', '.ts', '.mts', '.cts'];
+const TYPESCRIPT = /\.[mc]?ts$/;
+
+/** A type's lifecycles module beside its YAML file. */
+export interface LifecycleModuleFile {
+  readonly uid: string;
+  /** Joined to the schema folder. */
+  readonly file: string;
+}
+
 /**
- * The hooks of `content-types/<name>.lifecycles.js` (or `.mjs`) beside each type's YAML file,
- * imported once at start: their default export, else their named exports. A name that is not a
- * hook is an error, so that a misspelt `beforeCreat` does not go silently unrun.
+ * The `content-types/<name>.lifecycles.<ext>` of each type: js or mjs, or ts, mts or cts (which
+ * import when the process can import TypeScript). Two for one type is an error: which would run is a guess.
  */
-export async function loadLifecycleModules(root: string, registry: Registry): Promise<Map<string, LifecycleHooks>> {
-  const loaded = new Map<string, LifecycleHooks>();
+export async function findLifecycleModules(root: string, registry: Registry): Promise<LifecycleModuleFile[]> {
+  const files: LifecycleModuleFile[] = [];
   for (const model of registry.contentTypes) {
     if (!model.source) continue;
     const stem = model.source.file.replace(/\.ya?ml$/, '');
     const found: string[] = [];
-    for (const extension of ['.js', '.mjs']) {
+    for (const extension of MODULE_EXTENSIONS) {
       const file = join(root, `${stem}.lifecycles${extension}`);
       if (await exists(file)) found.push(file);
     }
-    if (!found.length) continue;
     if (found.length > 1) throw new Error(`${found.join(' and ')}: one lifecycles module per content type`);
-    const module = (await import(pathToFileURL(found[0]).href)) as { default?: unknown } & Record<string, unknown>;
-    const hooks = (module.default ?? module) as Record<string, unknown>;
-    if (hooks === null || typeof hooks !== 'object') throw new Error(`${found[0]}: export the hooks (beforeCreate, afterUpdate, …) or an object of them`);
-    for (const [name, hook] of Object.entries(hooks)) {
-      if (name === 'default' && hooks === module) continue;
-      if (!HOOK_NAMES.has(name)) throw new Error(`${found[0]}: ${name} is not a lifecycle hook; expected one of ${[...HOOK_NAMES].join(', ')}`);
-      if (typeof hook !== 'function') throw new Error(`${found[0]}: ${name} is not a function`);
-    }
-    loaded.set(model.uid, hooks as LifecycleHooks);
+    if (found.length) files.push({ uid: model.uid, file: found[0] });
   }
+  return files;
+}
+
+/**
+ * Imports one lifecycles module: its default export, else its named exports, are the hooks. A
+ * name that is not a hook is an error, so that a misspelt `beforeCreat` does not go silently
+ * unrun. A TypeScript module is imported as any other, which works when the process can import
+ * TypeScript (Node's type stripping, or a loader such as tsx); otherwise the error says what to do.
+ */
+export async function importLifecycleModule(file: string): Promise<LifecycleHooks> {
+  let module: { default?: unknown } & Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as typeof module;
+  } catch (error) {
+    if (TYPESCRIPT.test(file) && (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw new Error(
+        `${file}: this Node (${process.version}) cannot import TypeScript; run the app under a TypeScript loader (tsx app.ts, or node --import tsx), on a Node that strips types (22.18 or later), or compile it to ${file.replace(TYPESCRIPT, '.js')}`,
+      );
+    }
+    throw error;
+  }
+  const hooks = (module.default ?? module) as Record<string, unknown>;
+  if (hooks === null || typeof hooks !== 'object') throw new Error(`${file}: export the hooks (beforeCreate, afterUpdate, …) or an object of them`);
+  for (const [name, hook] of Object.entries(hooks)) {
+    if (name === 'default' && hooks === module) continue;
+    if (!HOOK_NAMES.has(name)) throw new Error(`${file}: ${name} is not a lifecycle hook; expected one of ${[...HOOK_NAMES].join(', ')}`);
+    if (typeof hook !== 'function') throw new Error(`${file}: ${name} is not a function`);
+  }
+  return hooks as LifecycleHooks;
+}
+
+/** The hooks of every type's lifecycles module, imported once at start, by uid. */
+export async function loadLifecycleModules(root: string, registry: Registry): Promise<Map<string, LifecycleHooks>> {
+  const loaded = new Map<string, LifecycleHooks>();
+  for (const { uid, file } of await findLifecycleModules(root, registry)) loaded.set(uid, await importLifecycleModule(file));
   return loaded;
 }
 

@@ -109,6 +109,79 @@ describe('content-api init', function () {
     }
   });
 
+  it('scaffolds with --users an app with end users that passes check, type-checks, and whose suites pass', async () => {
+    const app = join(folder, 'with-users');
+    const init = await runCli(['init', 'with-users', '--users'], folder);
+    expect(init.code, init.stderr).to.equal(0);
+    expect(init.stdout).to.include('wrote with-users/content-types/user.yaml\nwrote with-users/content-types/role.yaml\n');
+    expect(init.stdout).to.include('JWT_SECRET=$(openssl rand -base64 32) npm start');
+    // The types as Strapi defines them, as this repository's example schema has them, the uid stated.
+    for (const name of ['user', 'role']) {
+      const [modeline, ...rest] = readFileSync(join(app, 'content-types', `${name}.yaml`), 'utf8').split('\n');
+      expect(modeline).to.equal('# yaml-language-server: $schema=../node_modules/koa-content-api/plugin/schema/content-type.schema.json');
+      expect(rest.join('\n')).to.equal(readFileSync(join(repoRoot, 'content-types', `${name}.yaml`), 'utf8').split('\n').slice(1).join('\n'));
+      expect(rest[0]).to.equal(`uid: plugin::users-permissions.${name}`);
+    }
+    const check = await runCli(['check'], app);
+    expect(check.code, check.stdout).to.equal(0);
+    expect(check.stdout).to.equal('schema ok: 3 content types, 0 components\npermissions.yaml ok: 2 roles, 0 tokens\n');
+    expect(readFileSync(join(app, 'permissions.yaml'), 'utf8')).to.match(/^ {2}public:\n {4}note: \[find, findOne\]\n {2}authenticated:\n {4}note: \[find, findOne\]\n/m);
+
+    linkModules(app);
+    const typecheck = await runNode([join(repoModules, 'typescript', 'bin', 'tsc'), '-p', '.'], app);
+    expect(typecheck.code, typecheck.stdout).to.equal(0);
+    transpile(join(app, 'test', 'users.test.ts'), join(app, 'test', 'users.test.js'));
+    const suite = await runNode([join(repoModules, 'mocha', 'bin', 'mocha.js'), '--no-color', 'test/users.test.js'], app);
+    expect(suite.code, suite.stdout + suite.stderr).to.equal(0);
+    expect(suite.stdout).to.match(/end users \(sqlite\)[\s\S]*✔ registers a user, who logs in and reads \/users\/me/);
+  });
+
+  it('scaffolds with --users an app.ts that refuses to start without JWT_SECRET, and registers users with it', async () => {
+    const app = join(folder, 'served');
+    expect((await runCli(['init', app, '--users'], folder)).code).to.equal(0);
+    linkModules(app);
+    transpile(join(app, 'app.ts'), join(app, 'app.mjs'));
+    const refused = await runNode(['app.mjs'], app, { ...process.env, JWT_SECRET: '', DATABASE_URL: '' });
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.include('JWT_SECRET is not set: the secret login tokens are signed with');
+    const port = await freePort();
+    const child = spawn(process.execPath, ['app.mjs'], { cwd: app, env: { ...process.env, DATABASE_URL: '', JWT_SECRET: 'a secret', PORT: String(port) }, stdio: 'ignore' });
+    try {
+      let registered: { status: number; body: { user?: { username: string } } } | null = null;
+      for (let attempt = 0; attempt < 100 && !registered; attempt++) {
+        registered = await fetch(`http://127.0.0.1:${port}/api/auth/local/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'ada', email: 'ada@example.com', password: 'Password-1!' }),
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as { user?: { username: string } } }), () => null);
+        if (!registered) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // The fresh database was given the authenticated role at start.
+      expect(registered?.status, JSON.stringify(registered?.body)).to.equal(200);
+      expect(registered?.body.user?.username).to.equal('ada');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+    }
+  });
+
+  it('says which uid a users-permissions user.yaml without one lacks', async () => {
+    mkdirSync(join(folder, 'content-types'));
+    writeFileSync(join(folder, 'permissions.yaml'), 'roles: {}\n');
+    const stock = (name: string) => readFileSync(join(repoRoot, 'content-types', `${name}.yaml`), 'utf8');
+    writeFileSync(join(folder, 'content-types', 'user.yaml'), stock('user').replace('uid: plugin::users-permissions.user\n', ''));
+    writeFileSync(join(folder, 'content-types', 'role.yaml'), stock('role'));
+    const check = await runCli(['check'], folder);
+    expect(check.code).to.equal(1);
+    expect(check.stdout).to.include(
+      'content-types/role.yaml:31:13 attributes.users.target: unknown target "plugin::users-permissions.user"; content-types/user.yaml declares "api::user.user": add "uid: plugin::users-permissions.user" at its top level to make it the users-permissions user\n',
+    );
+    rmSync(join(folder, 'content-types', 'user.yaml'));
+    const without = await runCli(['check'], folder);
+    expect(without.stdout).to.include('no content type declares it: the users-permissions user and role are content-types/user.yaml and content-types/role.yaml with "uid: plugin::users-permissions.user" and "uid: plugin::users-permissions.role", as `content-api init --users` writes them');
+  });
+
   it('writes into an existing folder, but overwrites nothing', async () => {
     mkdirSync(join(folder, 'test'));
     writeFileSync(join(folder, 'test', 'data.yaml'), 'mine\n');

@@ -226,7 +226,7 @@ describe("README's shape, for a user of the package", () => {
 
   it('starts with the install in an existing Koa app, then schema files, permissions, the Koa options, the tour and writes', () => {
     expect(sections.slice(0, 6)).to.deep.equal(['Install', 'Schema files', 'Permissions and API tokens', 'In your Koa app', 'A tour of the query language', 'Writes']);
-    expect(sectionBlocks(own, 'Install', 'sh')[0]).to.equal('npm install koa-content-api koa\n');
+    expect(sectionBlocks(own, 'Install', 'sh')[0]).to.match(/^npm install koa-content-api koa\n/);
   });
 
   it('stays under 500 lines, and every page it links to under docs/ exists and ships in the package', () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import { seedStockRoles } from '../../plugin/auth/stock-roles.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { existingEntries, formatSummary, seedDemoData, seedIfEmpty } from '../../plugin/seed/seed.js';
@@ -85,6 +86,17 @@ for (const kind of testDatabaseKinds()) {
       expect(await seedIfEmpty(knex, registry)).to.equal(null);
       const counts = await tableCounts(knex, registry);
       expect(Object.entries(counts).filter(([, rows]) => rows > 0)).to.deep.equal([['up_roles', 1]]);
+    });
+
+    it('seeds a database that holds only the two roles an API serving end users gave it', async () => {
+      const { knex } = database!;
+      await syncSchema(knex, registry);
+      expect(await seedStockRoles(knex, registry, new Date())).to.equal(2);
+      expect(await seedStockRoles(knex, registry, new Date())).to.equal(0);
+      const summary = await seedIfEmpty(knex, registry);
+      expect(summary?.total).to.be.greaterThan(1000);
+      // The demo data's own three roles, each type once.
+      expect((await knex('up_roles').select('type').orderBy('id')).map((row: { type: string }) => row.type)).to.deep.equal(['authenticated', 'public', 'editor']);
     });
 
     it('refuses a schema without the example types, before writing', async () => {
