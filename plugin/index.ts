@@ -64,7 +64,7 @@ export type { HealthPaths } from './http/health.js';
 export type { EntryEvent, FileFacts, LifecycleAction, LifecycleEvent, LifecycleHook, LifecycleHooks, LifecycleOption, MediaEvent } from './write/lifecycles.js';
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
-export type { Webhooks, WebhooksOption } from './webhooks/webhooks.js';
+export type { Webhooks, WebhooksOption, WebhookTargetOption } from './webhooks/webhooks.js';
 export type { WebhookConfig, WebhookEvent, WebhookTarget } from './webhooks/config.js';
 export { signature as webhookSignature } from './webhooks/send.js';
 export type { UploadOptions } from './upload/options.js';
