@@ -70,6 +70,15 @@ describe('the packed package', function () {
     expect(unwanted).to.deep.equal([]);
   });
 
+  it('runs no script when installed (npm runs these on install), and builds before packing and starting', () => {
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'koa-content-api', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const onInstall = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'].filter((script) => installed.scripts?.[script] !== undefined);
+    expect(onInstall).to.deep.equal([]);
+    // A fresh clone: `npm install && npm start` builds through start; `npm pack` and `npm publish` through prepack.
+    expect(installed.scripts?.prepack).to.equal('tsc -p tsconfig.json');
+    expect(installed.scripts?.start).to.match(/^tsc -p tsconfig\.json && /);
+  });
+
   it('prints the usage and every command\'s help through the bin', async () => {
     const help = await cli(['--help']);
     expect(help.code).to.equal(0);
