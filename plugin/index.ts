@@ -65,7 +65,8 @@ export type { EntryEvent, FileFacts, LifecycleAction, LifecycleEvent, LifecycleH
 export { buildModels, type BuildModelsOptions, type ModelClass, type ModelSet } from './storage/models.js';
 export { TableModel, ComponentJoinModel } from './storage/table-model.js';
 export type { Webhooks, WebhooksOption, WebhookTargetOption } from './webhooks/webhooks.js';
-export type { WebhookConfig, WebhookEvent, WebhookTarget } from './webhooks/config.js';
+export type { WebhookConfig, WebhookEvent, WebhookTarget, UnsetVariable } from './webhooks/config.js';
+export { WebhookVariablesUnset } from './webhooks/config.js';
 export { signature as webhookSignature } from './webhooks/send.js';
 export type { UploadOptions } from './upload/options.js';
 export type { MediaApi, MediaUploadInfo } from './upload/host-upload.js';
