@@ -11,7 +11,7 @@ import { SchemaError } from './schema/problems.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
   serve: { summary: 'serve the API (--root DIR --database URL --host H --port P --no-sync --seed --watch --cors ORIGINS --locales CODES --quiet)', load: () => import('./cli/serve.js') },
-  explain: { summary: "print the SQL a request compiles to ('<path?query>' [--dialect sqlite|postgres] [--role R])", load: () => import('./cli/explain.js') },
+  explain: { summary: "print the SQL a request compiles to ('<path?query>' [--dialect sqlite|postgres|mysql] [--role R])", load: () => import('./cli/explain.js') },
   permissions: { summary: "what a role may do per type, rules included (--role R [--explain '<path?query>'])", load: () => import('./cli/permissions.js') },
   token: { summary: 'create, list or revoke API tokens (create --role R --name N [--expires DATE] | list | revoke --name N)', load: () => import('./cli/token.js') },
   sync: { summary: 'create the missing tables, columns and indexes (--root DIR --database URL)', load: () => import('./cli/sync.js') },

@@ -79,9 +79,20 @@ export class DataValidationError extends ApiError {
 
 /** A write the data allows but the content's state does not: a locale already translated, a component of another entry. */
 export class ApplicationError extends ApiError {
-  constructor(message: string) {
-    super('ApplicationError', message);
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('ApplicationError', message, details);
   }
+}
+
+/**
+ * A write in a locale the API does not take: Strapi's message (`message`, which callers written
+ * for Strapi compare), and in `details` the locales it takes and where they are set.
+ */
+export function unknownLocaleError(message: string, locale: unknown, locales: ReadonlySet<string>): ApplicationError {
+  const valid = [...locales];
+  const given = typeof locale === 'string' ? `locale "${locale}"` : `locale ${JSON.stringify(locale) ?? String(locale)}`;
+  const help = `${given} is not one of ${valid.join(', ') || '(none)'} (the locales option, or --locales)`;
+  return new ApplicationError(message, { locale: locale ?? null, locales: valid, help });
 }
 
 /** A request body over the configured limit. */

@@ -2,12 +2,13 @@
  * `content-api webhooks list | deliveries | retry <id>`: the targets of webhooks.yaml with their
  * deliveries counted, the latest deliveries with their last attempt, and a delivery sent again
  * (pending now, retried for the full retryFor from now; the running servers pick it up at their
- * next round).
+ * next round). They read the database and the file's targets only: the environment variables the
+ * file names (secrets) need not be set, and no value of one is printed.
  */
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { loadSchema } from '../schema/load.js';
-import { loadWebhooks, NO_WEBHOOKS } from '../webhooks/config.js';
+import { loadWebhooks, NO_WEBHOOKS, type WebhookTarget } from '../webhooks/config.js';
 import { WEBHOOKS_FILE } from '../webhooks/check-file.js';
 import { DELIVERIES_TABLE, EVENTS_TABLE, hasWebhookTables } from '../webhooks/tables.js';
 import { openDatabase } from '../storage/database.js';
@@ -34,7 +35,7 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError('expected list, deliveries, or retry <delivery id>', USAGE);
   }
   const registry = await loadSchema(values.root);
-  const config = (await loadWebhooks(join(values.root, WEBHOOKS_FILE), WEBHOOKS_FILE, registry)) ?? NO_WEBHOOKS;
+  const config = (await loadWebhooks(join(values.root, WEBHOOKS_FILE), WEBHOOKS_FILE, registry, process.env, { unsetVariables: 'allow' })) ?? NO_WEBHOOKS;
   // A database to look into, never one to create.
   const knex = openDatabase(values.database, { mustExist: true, poolSize: 1 });
   try {
@@ -42,7 +43,7 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(`content-api webhooks: the database has no webhook tables (content-api sync creates them when ${WEBHOOKS_FILE} declares targets)\n`);
       return 1;
     }
-    if (action === 'list') return await list(knex, config.targets.map((target) => ({ name: target.name, url: target.url, events: [...target.events] })));
+    if (action === 'list') return await list(knex, config.targets);
     if (action === 'deliveries') return await deliveries(knex, values.target, values.state, Number(values.limit));
     return await retry(knex, id!);
   } finally {
@@ -50,15 +51,17 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-async function list(knex: Knex, targets: { name: string; url: string; events: string[] }[]): Promise<number> {
+async function list(knex: Knex, targets: readonly WebhookTarget[]): Promise<number> {
   const counts = (await knex(DELIVERIES_TABLE).select('target', 'state').count({ n: '*' }).groupBy('target', 'state')) as { target: string; state: string; n: number | string }[];
   const countOf = (target: string, state: string) => Number(counts.find((row) => row.target === target && row.state === state)?.n ?? 0);
   const names = [...new Set([...targets.map((target) => target.name), ...counts.map((row) => row.target)])];
   if (!names.length) process.stdout.write(`no webhook targets in ${WEBHOOKS_FILE}\n`);
   for (const name of names) {
     const target = targets.find((item) => item.name === name);
-    const where = target ? `${target.url} (${target.events.join(', ')})` : `(no longer in ${WEBHOOKS_FILE})`;
-    process.stdout.write(`${name}  ${where}  pending ${countOf(name, 'pending')}, delivered ${countOf(name, 'delivered')}, failed ${countOf(name, 'failed')}\n`);
+    // The URL as written: a variable in it may hold a secret.
+    const where = target ? `${target.writtenUrl ?? target.url} (${[...target.events].join(', ')})` : `(no longer in ${WEBHOOKS_FILE})`;
+    const unset = target?.unset?.length ? `  ${target.unset.map((variable) => `${variable.key} \${${variable.name}} (not set)`).join(', ')}` : '';
+    process.stdout.write(`${name}  ${where}  pending ${countOf(name, 'pending')}, delivered ${countOf(name, 'delivered')}, failed ${countOf(name, 'failed')}${unset}\n`);
   }
   return 0;
 }

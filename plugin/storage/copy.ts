@@ -3,6 +3,11 @@
  * SQLite database to PostgreSQL. The target gets the layout first (sync), must hold no rows in
  * those tables, and is written in one transaction: a failed copy leaves it as it was. The source
  * is read in one transaction too, so the copy is a consistent snapshot.
+ *
+ * Beside the schema's tables, the media library's (folders, the files' folder links) and Strapi's
+ * settings store are copied when the source has them (created on the target if it lacks them):
+ * without them, a copied file would keep a folder path to no folder, and the next upload would
+ * make a second "API Uploads" folder.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../schema/registry.js';
@@ -12,6 +17,7 @@ import { inspectDatabase, type DatabaseSnapshot } from './inspect.js';
 import { describeLayout, type ColumnLayout, type Layout, type TableLayout } from './layout.js';
 import { applyLayout, describeChange } from './sync.js';
 import { vacuumAnalyze } from './vacuum.js';
+import { createMissingTables, FOLDER_TABLES } from '../upload/folder-tables.js';
 
 /** The databases to copy between, and the schema whose tables are copied. */
 export interface CopyOptions {
@@ -46,9 +52,9 @@ export class TargetNotEmptyError extends Error {
   }
 }
 
-async function findFilledTables(knex: Knex, layout: Layout): Promise<string[]> {
+async function findFilledTables(knex: Knex, tables: readonly TableLayout[]): Promise<string[]> {
   const filled: string[] = [];
-  for (const table of layout.tables) {
+  for (const table of tables) {
     if ((await knex(table.name).select('id').limit(1)).length) filled.push(table.name);
   }
   return filled;
@@ -106,8 +112,8 @@ async function copyTable(source: Knex, target: Knex, table: TableLayout, existin
 }
 
 /** The next id PostgreSQL hands out must follow the copied ones. */
-async function resetSequences(knex: Knex, layout: Layout): Promise<void> {
-  for (const table of layout.tables) {
+async function resetSequences(knex: Knex, tables: readonly TableLayout[]): Promise<void> {
+  for (const table of tables) {
     await knex.raw(`SELECT setval(pg_get_serial_sequence(?, 'id'), COALESCE((SELECT MAX(id) FROM ??), 0) + 1, false)`, [
       `"${table.name}"`,
       table.name,
@@ -117,16 +123,19 @@ async function resetSequences(knex: Knex, layout: Layout): Promise<void> {
 
 async function copyInto(source: Knex, target: Knex, layout: Layout, log: (line: string) => void, progress: NonNullable<CopyOptions['progress']>): Promise<CopiedTable[]> {
   for (const change of await applyLayout(target, layout)) log(describeChange(change));
-  const filled = await findFilledTables(target, layout);
-  if (filled.length) throw new TargetNotEmptyError(filled);
   const existing = await inspectDatabase(source);
+  const mediaLibrary = FOLDER_TABLES.filter((table) => existing.has(table.name));
+  for (const change of await createMissingTables(target, mediaLibrary)) log(describeChange(change));
+  const tables = [...layout.tables, ...mediaLibrary];
+  const filled = await findFilledTables(target, tables);
+  if (filled.length) throw new TargetNotEmptyError(filled);
   const copied: CopiedTable[] = [];
-  for (const table of layout.tables) {
-    progress(copied.length, layout.tables.length, table.name);
+  for (const table of tables) {
+    progress(copied.length, tables.length, table.name);
     copied.push({ table: table.name, rows: await copyTable(source, target, table, existing, log) });
   }
-  progress(copied.length, layout.tables.length, '');
-  if (clientOf(target) === 'postgres') await resetSequences(target, layout);
+  progress(copied.length, tables.length, '');
+  if (clientOf(target) === 'postgres') await resetSequences(target, tables);
   return copied;
 }
 

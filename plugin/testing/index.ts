@@ -9,6 +9,9 @@
  * The database is a temporary SQLite file, or a database of its own on the PostgreSQL server
  * `TEST_DATABASE_URL` names (`database: 'postgres'`); it is synced from the schema, loaded through
  * the generated models in one transaction, and dropped by close().
+ *
+ * It is hermetic: the app's webhooks.yaml is not read (its secrets are not needed) and nothing is
+ * sent outside the process, unless the test names its own targets (`webhooks: { targets }`).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,7 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import type supertest from 'supertest';
-import { contentApi, type ContentApi, type ContentApiOptions } from '../index.js';
+import { contentApi, type ContentApi, type ContentApiOptions, type WebhooksOption } from '../index.js';
 import { buildModels, type ModelSet } from '../storage/models.js';
 import type { DatabaseClient } from '../storage/database.js';
 import { createTestDatabase, mysqlServerUrl, postgresServerUrl } from './database.js';
@@ -27,7 +30,7 @@ import { uploadDataFiles } from './upload-files.js';
 export { parseTestData, type TestData } from './data-file.js';
 export { createTestDatabase, mysqlServerUrl, postgresServerUrl, type TestDatabase } from './database.js';
 
-export interface TestApiOptions extends Omit<Partial<ContentApiOptions>, 'database' | 'sync'> {
+export interface TestApiOptions extends Omit<Partial<ContentApiOptions>, 'database' | 'sync' | 'webhooks'> {
   /** The schema folder (default `.`). */
   root?: string;
   /** The data file: a path, or `{ text, file }` for data written inline. */
@@ -36,7 +39,15 @@ export interface TestApiOptions extends Omit<Partial<ContentApiOptions>, 'databa
   database?: DatabaseClient;
   /** The time written as createdAt, updatedAt and publishedAt when the data gives none (default now). */
   now?: () => number;
+  /**
+   * The only webhook targets of the test API, as webhooks.yaml writes them (a receiver of the
+   * test's own); default none. The app's webhooks.yaml is never read.
+   */
+  webhooks?: TestWebhooksOption;
 }
+
+/** Targets, and how the deliverer paces itself (`pollInterval`, `retryDelay`, …). */
+export type TestWebhooksOption = Omit<WebhooksOption, 'file' | 'watch' | 'deliver'>;
 
 export interface TestApi {
   readonly api: ContentApi;
@@ -59,13 +70,13 @@ export function testDatabases(): DatabaseClient[] {
 }
 
 export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const { data, database: client = 'sqlite', now = Date.now, ...apiOptions } = options;
+  const { data, database: client = 'sqlite', now = Date.now, webhooks, ...apiOptions } = options;
   const database = await createTestDatabase(client);
   let uploads: string | null = null;
   try {
     // Uploads go to a folder of the test's own, never the app's public/uploads.
     const upload = apiOptions.upload === false ? false : { ...apiOptions.upload, folder: apiOptions.upload?.folder ?? (uploads = await mkdtemp(join(tmpdir(), 'content-api-test-uploads-'))) };
-    const api = await contentApi({ root: '.', notFound: true, ...apiOptions, upload, now, database: database.knex, sync: true });
+    const api = await contentApi({ root: '.', notFound: true, ...apiOptions, upload, now, database: database.knex, sync: true, webhooks: { ...webhooks, targets: webhooks?.targets ?? {}, watch: false } });
     const text = typeof data === 'string' ? await readFile(data, 'utf8') : (data?.text ?? '');
     const file = typeof data === 'string' ? data : (data?.file ?? 'data.yaml');
     let ids: EntryIds;

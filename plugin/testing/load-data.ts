@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { SeedWriter, type Row } from '../seed/writer.js';
 import type { MediaAttribute, Model, Registry, RelationAttribute } from '../schema/registry.js';
 import { fileAllowed } from '../write/check-references.js';
+import { hashPassword, isPasswordHash } from '../write/password-hash.js';
 import type { FileToUpload, UploadedFiles } from './upload-files.js';
 import { modelOf } from '../schema/registry.js';
 import { buildModels } from '../storage/models.js';
@@ -29,7 +30,7 @@ export async function loadTestData(knex: Knex, registry: Registry, data: TestDat
     const writer = new SeedWriter(registry, buildModels(registry, { knex: transaction }));
     const instances = new Map<string, Map<string, TableModel>>();
     for (const entry of data.entries) {
-      const instance = await naming(entry, () => writer.create(entry.model.uid, { ...defaultRow(entry.model, registry, now), ...scalarRow(entry.model, entry.values) }));
+      const instance = await naming(entry, async () => writer.create(entry.model.uid, { ...defaultRow(entry.model, registry, now), ...(await scalarRow(entry.model, entry.values)) }));
       if (!instances.has(entry.model.uid)) instances.set(entry.model.uid, new Map());
       instances.get(entry.model.uid)!.set(entry.name, instance);
     }
@@ -82,12 +83,12 @@ async function writeParts(context: PartsContext, owner: TableModel, model: Model
     } else if (attribute.kind === 'component') {
       const component = modelOf(context.registry, attribute.component);
       const items = (attribute.repeatable ? value : [value]) as Values[];
-      const rows = items.map((item) => scalarRow(component, item));
+      const rows = await Promise.all(items.map((item) => scalarRow(component, item)));
       const created = attribute.repeatable ? await context.writer.addComponents(owner, key, rows) : [await context.writer.addComponent(owner, key, rows[0]!)];
       for (const [index, item] of items.entries()) await writeParts(context, created[index]!, component, item);
     } else if (attribute.kind === 'dynamiczone') {
       const items = value as Values[];
-      const blocks = items.map((item) => ({ component: item.__component as string, row: scalarRow(modelOf(context.registry, item.__component as string), item) }));
+      const blocks = await Promise.all(items.map(async (item) => ({ component: item.__component as string, row: await scalarRow(modelOf(context.registry, item.__component as string), item) })));
       const created = await context.writer.fillZone(owner, key, blocks);
       for (const [index, item] of items.entries()) await writeParts(context, created[index]!, modelOf(context.registry, blocks[index]!.component), item);
     }
@@ -117,12 +118,14 @@ function names(value: unknown): string[] {
   return typeof value === 'string' ? [value] : (value as string[]);
 }
 
-/** The scalar values written, by column. */
-function scalarRow(model: Model, values: Values): Row {
+/** The scalar values written, by column; passwords hashed as the write API hashes them (a value already hashed is kept). */
+async function scalarRow(model: Model, values: Values): Promise<Row> {
   const row: Row = {};
   for (const [key, value] of Object.entries(values)) {
     const attribute = model.attributes.get(key);
-    if (attribute?.kind === 'scalar') row[attribute.column] = value;
+    if (attribute?.kind !== 'scalar') continue;
+    const password = attribute.type === 'password' && typeof value === 'string' && !isPasswordHash(value);
+    row[attribute.column] = password ? await hashPassword(value) : value;
   }
   return row;
 }

@@ -52,12 +52,20 @@ const FOLDER_LAYOUT: Layout = {
   ],
 };
 
+/** The folder tables and the settings store, in the order their rows can be written (folders before links). */
+export const FOLDER_TABLES: readonly TableLayout[] = FOLDER_LAYOUT.tables;
+
 /** Creates the folder tables and the settings store where they are missing; never changes existing ones. */
 export async function syncFolderTables(knex: Knex): Promise<SchemaChange[]> {
+  return knex.transaction((trx) => createMissingTables(trx, FOLDER_TABLES));
+}
+
+/** Creates those of `tables` the database lacks, in the caller's transaction (copy's). */
+export async function createMissingTables(knex: Knex, tables: readonly TableLayout[]): Promise<SchemaChange[]> {
   const missing: TableLayout[] = [];
-  for (const table of FOLDER_LAYOUT.tables) if (!(await knex.schema.hasTable(table.name))) missing.push(table);
+  for (const table of tables) if (!(await knex.schema.hasTable(table.name))) missing.push(table);
   if (!missing.length) return [];
-  return knex.transaction((trx) => applyLayout(trx, { tables: missing }));
+  return applyLayout(knex, { tables: missing });
 }
 
 /** Whether the database has what placing files in folders needs (a database served with sync off may not). */

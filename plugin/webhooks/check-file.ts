@@ -22,9 +22,12 @@ export async function checkWebhooksFile(root: string, registry: Registry | null)
   // Without a schema, only the YAML itself can be checked.
   if (!registry) return { problems: parseYamlSource(WEBHOOKS_FILE, text).problems, summary: null };
   try {
-    const config = parseWebhooks(text, WEBHOOKS_FILE, registry);
+    // The environment is the server's, not the file's: a variable unset here is said, not a problem.
+    const config = parseWebhooks(text, WEBHOOKS_FILE, registry, process.env, { unsetVariables: 'allow' });
     const count = config.targets.length;
-    return { problems: [], summary: `${WEBHOOKS_FILE} ok: ${count} target${count === 1 ? '' : 's'}` };
+    const unset = [...new Set(config.targets.flatMap((target) => (target.unset ?? []).map((variable) => variable.name)))];
+    const note = unset.length ? ` (not set here, needed to deliver: ${unset.join(', ')})` : '';
+    return { problems: [], summary: `${WEBHOOKS_FILE} ok: ${count} target${count === 1 ? '' : 's'}${note}` };
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
     return { problems: error.problems, summary: null };
@@ -33,6 +36,7 @@ export async function checkWebhooksFile(root: string, registry: Registry | null)
 
 /** `content-api sync`: the outbox tables, when webhooks.yaml declares targets; answers the tables created. */
 export async function syncWebhookTables(knex: Knex, root: string, registry: Registry): Promise<string[]> {
-  const config = await loadWebhooks(join(root, WEBHOOKS_FILE), WEBHOOKS_FILE, registry);
+  // Whether there are targets is all that matters here: no variable needs to be set.
+  const config = await loadWebhooks(join(root, WEBHOOKS_FILE), WEBHOOKS_FILE, registry, process.env, { unsetVariables: 'allow' });
   return config?.targets.length ? createWebhookTables(knex) : [];
 }

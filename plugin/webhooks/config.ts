@@ -14,8 +14,10 @@
  *     retention: 604800000      # ms finished deliveries are kept
  *     refusePrivateAddresses: false
  *
- * `${NAME}` in a url, secret or header is the environment variable NAME: an unset one is a
- * problem. Every problem is reported with file, path, line and column, all at once.
+ * `${NAME}` in a url, secret or header is the environment variable NAME. Delivering needs every
+ * one set (else a WebhookVariablesUnset error names them); reading commands load the file with
+ * `unsetVariables: 'allow'` and get, for each target, the variables that are not set. Every
+ * problem of the file itself is reported with file, path, line and column, all at once.
  */
 import { typeResolver } from '../access/permissions.js';
 import type { Registry } from '../schema/registry.js';
@@ -33,6 +35,42 @@ export interface WebhookTarget {
   readonly events: ReadonlySet<WebhookEvent>;
   /** The content type uids it wants; null for every type (media events are not filtered). */
   readonly types: ReadonlySet<string> | null;
+  /** The URL as the file writes it, `${NAME}`s not substituted: what is shown without revealing a variable's value. */
+  readonly writtenUrl?: string;
+  /**
+   * With `unsetVariables: 'allow'`, the variables the target names that are not set, where
+   * (`secret`, `url`, `headers.X`); the values that name them are then kept as written.
+   */
+  readonly unset?: readonly UnsetVariable[];
+}
+
+export interface UnsetVariable {
+  readonly name: string;
+  /** The target's key that names it: `secret`, `url` or `headers.<name>`. */
+  readonly key: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A file that is right but names environment variables that are not set, to a process that delivers. */
+export class WebhookVariablesUnset extends Error {
+  constructor(
+    readonly file: string,
+    readonly unset: readonly (UnsetVariable & { readonly target: string })[],
+  ) {
+    const names = [...new Set(unset.map((variable) => variable.name))];
+    const where = unset.map((variable) => `${variable.name} for targets.${variable.target}.${variable.key} (${file}:${variable.line}:${variable.column})`);
+    super(
+      `${names.length === 1 ? 'the environment variable' : 'the environment variables'} ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set, ` +
+        `and webhooks are not delivered without ${names.length === 1 ? 'it' : 'them'}: ${where.join('; ')}. Set ${names.length === 1 ? 'it' : 'them'} in the environment of the process that serves the API`,
+    );
+    this.name = 'WebhookVariablesUnset';
+  }
+}
+
+export interface ParseWebhooksOptions {
+  /** `refuse` (default): an unset variable throws WebhookVariablesUnset. `allow`: kept as written, listed in each target's `unset`. */
+  readonly unsetVariables?: 'refuse' | 'allow';
 }
 
 export interface DeliverySettings {
@@ -51,15 +89,15 @@ export const DEFAULT_DELIVERY: DeliverySettings = { timeout: 10_000, retryFor: 2
 export const NO_WEBHOOKS: WebhookConfig = { targets: [], delivery: DEFAULT_DELIVERY };
 
 /** The file read and checked; null when there is none (no webhooks). */
-export async function loadWebhooks(file: string, displayName: string, registry: Registry, env: NodeJS.ProcessEnv = process.env): Promise<WebhookConfig | null> {
+export async function loadWebhooks(file: string, displayName: string, registry: Registry, env: NodeJS.ProcessEnv = process.env, options: ParseWebhooksOptions = {}): Promise<WebhookConfig | null> {
   const text = await readOptionalFile(file);
   if (text === null) return null;
-  return parseWebhooks(text, displayName, registry, env);
+  return parseWebhooks(text, displayName, registry, env, options);
 }
 
 type Path = (string | number)[];
 
-export function parseWebhooks(text: string, file: string, registry: Registry, env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+export function parseWebhooks(text: string, file: string, registry: Registry, env: NodeJS.ProcessEnv = process.env, options: ParseWebhooksOptions = {}): WebhookConfig {
   const source = parseYamlSource(file, text);
   if (source.problems.length) throw new SchemaError(source.problems);
   const problems: SchemaProblem[] = [];
@@ -67,28 +105,38 @@ export function parseWebhooks(text: string, file: string, registry: Registry, en
   const data = source.data ?? {};
   if (!isObject(data)) throw new SchemaError([{ ...source.locate([]), path: '', message: 'expected a map with targets and delivery' }]);
   for (const key of Object.keys(data)) if (key !== 'targets' && key !== 'delivery') report([key], `unknown key "${key}"; expected targets or delivery`, true);
-  const substitute = (value: unknown, path: Path): string | null => {
+  const unset: (UnsetVariable & { readonly target: string })[] = [];
+  const substitute = (value: unknown, path: Path): Substituted | null => {
     if (typeof value !== 'string' || value === '') return (report(path, 'expected a string'), null);
-    let missing = false;
-    const result = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
+    const missing: string[] = [];
+    const result = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => {
       const found = env[name];
-      if (found === undefined) {
-        report(path, `the environment variable ${name} is not set`);
-        missing = true;
-        return '';
-      }
-      return found;
+      if (found !== undefined) return found;
+      missing.push(name);
+      return match;
     });
-    return missing ? null : result;
+    const { line, column } = source.locate(path);
+    for (const name of missing) unset.push({ name, target: String(path[1]), key: path.slice(2).join('.'), line, column });
+    return { text: missing.length ? value : result, unset: missing.length > 0 };
   };
-  const targets = parseTargets(data.targets, registry, report, substitute);
+  const targets = parseTargets(data.targets, registry, report, substitute).map((target) => ({ ...target, unset: unset.filter((variable) => variable.target === target.name).map(({ target: _target, ...variable }) => variable) }));
   const delivery = parseDelivery(data.delivery, report);
-  if (problems.length) throw new SchemaError([...problems].sort((a, b) => a.line - b.line || a.column - b.column));
+  // With other problems, the unset variables are listed among them, all at once.
+  if (problems.length) {
+    for (const variable of unset) problems.push({ file, path: ['targets', variable.target, variable.key].join('.'), line: variable.line, column: variable.column, message: `the environment variable ${variable.name} is not set` });
+    throw new SchemaError([...problems].sort((a, b) => a.line - b.line || a.column - b.column));
+  }
+  if (unset.length && options.unsetVariables !== 'allow') throw new WebhookVariablesUnset(file, unset);
   return { targets, delivery };
 }
 
 type Report = (path: Path, message: string, atKey?: boolean) => void;
-type Substitute = (value: unknown, path: Path) => string | null;
+/** A value with its variables substituted; as written when one of them is not set (`unset`). */
+interface Substituted {
+  readonly text: string;
+  readonly unset: boolean;
+}
+type Substitute = (value: unknown, path: Path) => Substituted | null;
 
 const TARGET_KEYS = new Set(['url', 'secret', 'headers', 'events', 'types']);
 
@@ -105,7 +153,7 @@ function parseTargets(raw: unknown, registry: Registry, report: Report, substitu
     }
     for (const key of Object.keys(entry)) if (!TARGET_KEYS.has(key)) report(at(key), `unknown key "${key}"; expected url, secret, headers, events or types`, true);
     const url = parseUrl(entry.url, at('url'), report, substitute);
-    const secret = entry.secret === undefined ? null : substitute(entry.secret, at('secret'));
+    const secret = entry.secret === undefined ? null : (substitute(entry.secret, at('secret'))?.text ?? null);
     const headers: Record<string, string> = {};
     if (entry.headers !== undefined) {
       if (!isObject(entry.headers)) report(at('headers'), 'expected a map of header names to values');
@@ -113,8 +161,8 @@ function parseTargets(raw: unknown, registry: Registry, report: Report, substitu
         for (const [header, value] of Object.entries(entry.headers)) {
           if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) report(at('headers', header), `"${header}" is not a header name`, true);
           const substituted = substitute(typeof value === 'number' ? String(value) : value, at('headers', header));
-          if (substituted !== null && /[\r\n]/.test(substituted)) report(at('headers', header), 'a header value cannot hold a line break');
-          else if (substituted !== null) headers[header] = substituted;
+          if (substituted !== null && /[\r\n]/.test(substituted.text)) report(at('headers', header), 'a header value cannot hold a line break');
+          else if (substituted !== null) headers[header] = substituted.text;
         }
     }
     const events = new Set<WebhookEvent>();
@@ -135,14 +183,17 @@ function parseTargets(raw: unknown, registry: Registry, report: Report, substitu
           else report(at('types', index), `unknown content type ${JSON.stringify(type)}`);
         });
     }
-    if (url !== null) targets.push({ name, url, headers, secret, events, types });
+    if (url !== null) targets.push({ name, url, writtenUrl: typeof entry.url === 'string' ? entry.url : url, headers, secret, events, types, unset: [] });
   }
   return targets;
 }
 
 function parseUrl(raw: unknown, path: Path, report: Report, substitute: Substitute): string | null {
-  const text = substitute(raw, path);
-  if (text === null) return null;
+  const substituted = substitute(raw, path);
+  if (substituted === null) return null;
+  // Checked once its variables are set.
+  if (substituted.unset) return substituted.text;
+  const text = substituted.text;
   let url: URL;
   try {
     url = new URL(text);

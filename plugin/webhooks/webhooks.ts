@@ -13,7 +13,8 @@ import { watchFile, type FileWatcher } from '../access/watch-file.js';
 import type { QueryLimits } from '../query/parse.js';
 import type { Registry } from '../schema/registry.js';
 import type { Dialect } from '../sql/dialect/dialect.js';
-import { loadWebhooks, NO_WEBHOOKS, type WebhookConfig } from './config.js';
+import { stringify } from 'yaml';
+import { loadWebhooks, NO_WEBHOOKS, parseWebhooks, type WebhookConfig, type WebhookEvent } from './config.js';
 import { Deliverer, type DelivererOptions } from './deliverer.js';
 import { Outbox } from './outbox.js';
 import { createWebhookTables, hasWebhookTables } from './tables.js';
@@ -21,12 +22,27 @@ import { createWebhookTables, hasWebhookTables } from './tables.js';
 export interface WebhooksOption extends DelivererOptions {
   /** The file (default `<root>/webhooks.yaml`); without it, no webhooks. */
   readonly file?: string;
+  /**
+   * Targets given in code, as webhooks.yaml writes them (`{ search: { url, events, secret? } }`),
+   * instead of the file, which is then neither read nor watched; values are taken as they are
+   * (no `${NAME}` from the environment). `{}`: no webhooks, whatever the file says.
+   */
+  readonly targets?: Readonly<Record<string, WebhookTargetOption>>;
   /** Deliver from this process (default true). Off where another process delivers (SQLite: one process delivers). */
   readonly deliver?: boolean;
   /** Re-read the file when it changes (default: as `watchPermissions`, true). */
   readonly watch?: boolean;
   /** Told when a changed file does not load (the webhooks in force stay); default: stderr. */
   readonly onReloadError?: (error: unknown) => void;
+}
+
+/** A target as webhooks.yaml writes it. */
+export interface WebhookTargetOption {
+  readonly url: string;
+  readonly events: readonly WebhookEvent[];
+  readonly secret?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly types?: readonly string[];
 }
 
 export interface WebhooksContext {
@@ -60,8 +76,21 @@ async function prepareTables(context: WebhooksContext, config: WebhookConfig, fi
   }
 }
 
+/** Targets given in code, checked as the file's are (a problem names `webhooks.targets`). */
+function givenConfig(targets: Readonly<Record<string, WebhookTargetOption>>, registry: Registry): WebhookConfig {
+  if (!Object.keys(targets).length) return NO_WEBHOOKS;
+  return parseWebhooks(stringify({ targets }), 'the webhooks.targets option', registry, {});
+}
+
 export async function startWebhooks(context: WebhooksContext, file: string, option: WebhooksOption = {}): Promise<Webhooks> {
-  let config = (await loadWebhooks(file, 'webhooks.yaml', context.registry)) ?? NO_WEBHOOKS;
+  if (option.targets) return runWebhooks(context, 'the webhooks.targets option', givenConfig(option.targets, context.registry), option, null);
+  const config = (await loadWebhooks(file, 'webhooks.yaml', context.registry)) ?? NO_WEBHOOKS;
+  return runWebhooks(context, file, config, option, async () => (await loadWebhooks(file, 'webhooks.yaml', context.registry)) ?? NO_WEBHOOKS);
+}
+
+/** `load`: reads the targets again (null: they were given in code, and are not reloaded). */
+async function runWebhooks(context: WebhooksContext, file: string, initial: WebhookConfig, option: WebhooksOption, load: (() => Promise<WebhookConfig>) | null): Promise<Webhooks> {
+  let config = initial;
   await prepareTables(context, config, file);
   const deliverer = new Deliverer(context.knex, () => config, option);
   const deliver = option.deliver !== false;
@@ -71,13 +100,14 @@ export async function startWebhooks(context: WebhooksContext, file: string, opti
   startIfNeeded();
   const outbox = new Outbox({ registry: context.registry, dialect: context.dialect, limits: context.limits, config: () => config, wake: () => deliverer.wake() });
   const reload = async () => {
-    const loaded = (await loadWebhooks(file, 'webhooks.yaml', context.registry)) ?? NO_WEBHOOKS;
+    if (!load) return;
+    const loaded = await load();
     await prepareTables(context, loaded, file);
     config = loaded;
     startIfNeeded();
   };
   const reportReloadError = option.onReloadError ?? ((error: unknown) => process.stderr.write(`webhooks.yaml not reloaded, the webhooks in force stay:\n${error instanceof Error ? error.message : String(error)}\n`));
-  const watcher: FileWatcher | null = option.watch === false ? null : watchFile(file, () => reload().catch(reportReloadError));
+  const watcher: FileWatcher | null = option.watch === false || !load ? null : watchFile(file, () => reload().catch(reportReloadError));
   return {
     outbox,
     config: () => config,

@@ -5,7 +5,7 @@
  * to the whole group), and joins the source's group of localizations. The answer is Strapi's flat
  * entity with its `localizations`, not the envelope.
  */
-import { ApplicationError, DataValidationError, NotFoundError, type DataProblem } from '../errors.js';
+import { ApplicationError, DataValidationError, NotFoundError, unknownLocaleError, type DataProblem } from '../errors.js';
 import type { Model } from '../schema/registry.js';
 import { insertRow } from './apply-row.js';
 import { currentTargets } from './apply-relation.js';
@@ -33,7 +33,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     if (!source) throw new NotFoundError('Entity not found');
     // A source the caller may not read is answered as a missing one.
     await access.mustReach(store.trx, model, request.id, 'find', () => new NotFoundError('Entity not found'));
-    if (typeof locale !== 'string' || !locales.has(locale)) throw new ApplicationError('locale is invalid');
+    if (typeof locale !== 'string' || !locales.has(locale)) throw unknownLocaleError('locale is invalid', locale, locales);
     const group = await currentTargets(store, { attribute: localizations }, request.id);
     const used = new Set([source.locale, ...(await localesOf(store, model, group))]);
     if (used.has(locale)) throw new ApplicationError('locale is already used');

@@ -4,15 +4,12 @@
  * names through the layout only.
  */
 import type { Knex } from 'knex';
-import bcrypt from 'bcryptjs';
 import type { DatabaseClient } from '../storage/database.js';
 import { describeLayout, type ColumnType } from '../storage/layout.js';
 import { formatColumnValue } from '../storage/model-values.js';
 import type { Model, Registry } from '../schema/registry.js';
 import type { WriteAccess } from '../access/write-access.js';
-
-/** Strapi's cost for password hashes. */
-const BCRYPT_ROUNDS = 10;
+import { hashPassword } from './password-hash.js';
 
 /** A link-table column that holds the id of a row of some table: deleting that row deletes these links. */
 interface LinkReference {
@@ -70,7 +67,7 @@ export class RowStore {
     for (const [name, value] of Object.entries(values)) {
       const attribute = model.attributes.get(name);
       if (attribute?.kind !== 'scalar') continue;
-      const held = attribute.type === 'password' && typeof value === 'string' ? await bcrypt.hash(value, BCRYPT_ROUNDS) : value;
+      const held = attribute.type === 'password' && typeof value === 'string' ? await hashPassword(value) : value;
       row[attribute.column] = held;
     }
     return row;

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { grantsFor, type Action, type Grants } from '../access/permissions.js';
-import { ApplicationError, DataValidationError, ForbiddenError, NotFoundError, ValidationError, type DataProblem } from '../errors.js';
+import { ApplicationError, DataValidationError, ForbiddenError, NotFoundError, unknownLocaleError, ValidationError, type DataProblem } from '../errors.js';
 import { parseQueryString } from '../http/query-string.js';
 import { readWritten, type ReadEngine, type ReadRequest, type ReadResult } from '../read.js';
 import type { Model } from '../schema/registry.js';
@@ -144,9 +144,9 @@ export function dataOf(body: unknown): Record<string, unknown> {
   return body.data;
 }
 
-/** A locale code the API knows; an unknown one is Strapi's ApplicationError. */
+/** A locale code the API knows; an unknown one is Strapi's ApplicationError, the valid ones in its details. */
 export function checkLocale(locales: ReadonlySet<string>, locale: unknown): string {
-  if (typeof locale !== 'string' || !locales.has(locale)) throw new ApplicationError("This locale doesn't exist");
+  if (typeof locale !== 'string' || !locales.has(locale)) throw unknownLocaleError("This locale doesn't exist", locale, locales);
   return locale;
 }
 

@@ -64,6 +64,19 @@ describe('content-api <command> --help', () => {
   }
 });
 
+describe('content-api --help: the summary of each command', () => {
+  it("names a flag's choices as the command's own usage does (explain: sqlite|postgres|mysql)", () => {
+    const summaries = runCli('--help').stdout.split('\n').map((line) => /^ {2}([\w-]+) +(.*)$/.exec(line)).filter((match) => match !== null);
+    expect(summaries.find((match) => match![1] === 'explain')![2]).to.include('[--dialect sqlite|postgres|mysql]');
+    for (const [, command, summary] of summaries.map((match) => match!)) {
+      const usage = runCli(command!, '--help').stdout;
+      for (const [, flag, choices] of summary!.matchAll(/--([\w-]+) ([\w-]+(?:\|[\w-]+)+)/g)) {
+        expect(usage, `${command} --${flag}`).to.include(`--${flag} ${choices}`);
+      }
+    }
+  });
+});
+
 describe('content-api output read by a reader that stops early', () => {
   it('ends quietly, exit 0, when the pipe closes before the output is written (`| head -1`)', async () => {
     // The OpenAPI document (about 240 kB) is more than a pipe holds: the reader goes away mid-write.

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { conformanceKitDir } from '../support/conformance-kit.js';
 import { repoRoot } from '../support/api.js';
@@ -68,6 +68,15 @@ describe('the packed package', function () {
     }
     const unwanted = paths.filter((path) => /^(dist\/)?(test|bench|examples)\/|\.db$|^content-types\/|^components\/|permissions\.yaml$|\.tsbuildinfo$/.test(path));
     expect(unwanted).to.deep.equal([]);
+  });
+
+  it('runs no script when installed (npm runs these on install), and builds before packing and starting', () => {
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'koa-content-api', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const onInstall = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'].filter((script) => installed.scripts?.[script] !== undefined);
+    expect(onInstall).to.deep.equal([]);
+    // A fresh clone: `npm install && npm start` builds through start; `npm pack` and `npm publish` through prepack.
+    expect(installed.scripts?.prepack).to.equal('tsc -p tsconfig.json');
+    expect(installed.scripts?.start).to.match(/^tsc -p tsconfig\.json && /);
   });
 
   it('prints the usage and every command\'s help through the bin', async () => {
@@ -152,5 +161,45 @@ export { app, createTestApi };
     `);
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: app });
     expect(stdout.trim()).to.equal('5 function');
+  });
+});
+
+/** The paths a text cites (links and `code` spans) that are the package's own: under plugin/, dist/ or docs/, as installed or in the repository. */
+function citedPackagePaths(text: string): string[] {
+  const cited = [...text.matchAll(/\]\(([^)#\s]+)/g), ...text.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
+  const own = cited.map((path) => path.replace(/^(?:\.\.\/)*node_modules\/koa-content-api\//, '')).filter((path) => /^(plugin|dist|docs)\/[\w./-]+\.\w+$/.test(path));
+  return [...new Set(own)].sort();
+}
+
+describe('the packed package: what it cites and points to', function () {
+  this.timeout(120_000);
+  let paths: Set<string>;
+
+  before(async () => {
+    // A listing, nothing written; dist/ is the one the suites were built into.
+    const [listed] = JSON.parse(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], repoRoot)) as PackResult[];
+    paths = new Set(listed.files.map((file) => file.path));
+  });
+
+  it('ships every file of the package the README cites', () => {
+    const cited = citedPackagePaths(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+    expect(cited).to.include.members(['plugin/sql/README.md', 'plugin/schema/content-type.schema.json', 'docs/webhooks.md']);
+    expect(cited.filter((path) => !paths.has(path))).to.deep.equal([]);
+  });
+
+  it('ships the source every source map names, so a stack trace points at a file of the package', () => {
+    const maps = [...paths].filter((path) => path.endsWith('.js.map'));
+    expect(maps).to.include('dist/plugin/webhooks/config.js.map');
+    const unresolved: string[] = [];
+    for (const map of maps) {
+      const { sources, sourceRoot } = JSON.parse(readFileSync(join(repoRoot, map), 'utf8')) as { sources: string[]; sourceRoot?: string };
+      for (const source of sources) {
+        const resolved = relative(repoRoot, resolve(repoRoot, dirname(map), sourceRoot ?? '', source)).split(sep).join('/');
+        if (!paths.has(resolved)) unresolved.push(`${map} → ${resolved}`);
+      }
+    }
+    expect(unresolved).to.deep.equal([]);
+    expect(paths).to.include('plugin/webhooks/config.ts');
+    expect([...paths].filter((path) => /\.test\.ts$/.test(path))).to.deep.equal([]);
   });
 });
