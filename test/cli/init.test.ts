@@ -42,7 +42,8 @@ function freePort(): Promise<number> {
 }
 
 describe('content-api init', function () {
-  this.timeout(60_000);
+  // Each scaffold is type-checked and runs its own suite in child processes.
+  this.timeout(180_000);
   let folder: string;
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'content-api-init-'));
