@@ -28,6 +28,7 @@ import { conformanceKitDir } from '../test/support/conformance-kit.js';
 import { bombPng, GREY_BOMB, RGB_BOMB } from '../test/uploads/support/image-bombs.js';
 import { cpuMillis, processTree } from './proc-cpu.js';
 import { processTreeRss, sampleRss } from './proc-rss.js';
+import { waitForLine } from './wait-for-line.js';
 
 const TOKEN = 'bench-bomb-token';
 const MB = 1024 * 1024;
@@ -44,17 +45,6 @@ function treeCpuMillis(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   const reaped = (Number(fields[13]) + Number(fields[14])) * 10;
   return reaped + processTree(pid).reduce((sum, each) => sum + (cpuMillis(each) ?? 0), 0);
-}
-
-function waitForLine(child: ChildProcess, line: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(line)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
 }
 
 /** A JPEG of 5,472 × 5,472 pixels of noise: what a photo just under the default budget costs. */

@@ -21,6 +21,7 @@ import sharp from 'sharp';
 import { tokenHash } from '../plugin/access/tokens.js';
 import { repoRoot } from '../test/support/api.js';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
+import { waitForLine } from './wait-for-line.js';
 
 const TOKEN = 'bench-upload-token';
 const GIGABYTE = 1024 * 1024 * 1024;
@@ -56,17 +57,6 @@ async function timeUploads(baseUrl: string, photo: Buffer, runs: number): Promis
     times.push(performance.now() - started);
   }
   return times;
-}
-
-function waitForLine(child: ChildProcess, line: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(line)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
 }
 
 async function waitForUrl(url: string): Promise<void> {
