@@ -15,8 +15,6 @@ import { copySmallFixture } from '../support/replica-load.js';
 import { startServer } from '../support/server.js';
 import { onUrlAndItsReplica, writesAndReadsBack } from '../support/credentials.js';
 
-/** The editor's token of the example app's permissions.yaml. */
-
 (mysqlServerUrl() ? describe : describe.skip)('MariaDB with a user that has a password', function () {
   this.timeout(180_000);
   let admin: Knex;
