@@ -34,10 +34,11 @@ export async function applyRelation(store: RowStore, source: Model, sourceId: nu
   if (removed.length) await trx(links.table).where(links.sourceColumn, sourceId).whereIn(links.targetColumn, removed).delete();
   if (added.length && links.exclusiveTarget) await trx(links.table).whereIn(links.targetColumn, added).delete();
   const { orderColumn, inverseOrderColumn } = links;
-  const orders = orderColumn && split.hidden.size ? await ordersAroundHidden(store, links, sourceId, split, next) : next.map((_, index) => index + 1);
+  const around = orderColumn && split.hidden.size ? await ordersAroundHidden(store, links, sourceId, split, next) : null;
+  const orders = around?.orders ?? next.map((_, index) => index + 1);
   if (orderColumn) {
     for (const [index, id] of next.entries()) {
-      const moved = split.hidden.size ? !added.includes(id) : current.includes(id) && current.indexOf(id) !== index;
+      const moved = around ? around.stored.has(id) && around.stored.get(id) !== orders[index] : current.includes(id) && current.indexOf(id) !== index;
       if (moved) await trx(links.table).where({ [links.sourceColumn]: sourceId, [links.targetColumn]: id }).update({ [orderColumn]: orders[index] });
     }
   }
@@ -56,14 +57,15 @@ export async function applyRelation(store: RowStore, source: Model, sourceId: nu
 /**
  * The orders of the new visible list when hidden links sit in it: those keep their orders, the
  * visible entries take the places visible entries held, in their new order, and any more go after
- * the last.
+ * the last. Also the order each linked entry has now, so that only the changed ones are written.
  */
-async function ordersAroundHidden(store: RowStore, links: RelationLinks, sourceId: number, split: SplitLinks, next: readonly number[]): Promise<number[]> {
+async function ordersAroundHidden(store: RowStore, links: RelationLinks, sourceId: number, split: SplitLinks, next: readonly number[]): Promise<{ orders: number[]; stored: Map<number, number> }> {
   const orderColumn = links.orderColumn!;
   const rows = (await store.trx(links.table).where(links.sourceColumn, sourceId).select({ id: links.targetColumn, order: orderColumn })) as { id: number | bigint; order: number | string | null }[];
   const places = rows.filter((row) => !split.hidden.has(Number(row.id))).map((row) => Number(row.order ?? 0)).sort((a, b) => a - b);
   const last = Math.max(0, ...rows.map((row) => Number(row.order ?? 0)));
-  return next.map((_, index) => (index < places.length ? places[index]! : last + index - places.length + 1));
+  const orders = next.map((_, index) => (index < places.length ? places[index]! : last + index - places.length + 1));
+  return { orders, stored: new Map(rows.map((row) => [Number(row.id), Number(row.order ?? 0)])) };
 }
 
 /** The largest order in each target's list of sources, in one statement (absent: an empty list). */

@@ -67,10 +67,8 @@ async function missingReferences(store: RowStore, references: readonly Reference
   const found = new Map<string, Map<number, string | null>>();
   for (const [uid, ids] of byUid) {
     const model = modelOf(store.registry, uid);
-    const seen = await store.access.reachable(store.trx, model, [...ids], 'find');
-    const mimes = uid === FILE_UID && seen.size ? ((await store.trx(model.tableName).whereIn('id', [...seen]).select('id', 'mime')) as { id: number | bigint; mime: string | null }[]) : [];
-    const mimeOf = new Map(mimes.map((row) => [Number(row.id), row.mime]));
-    found.set(uid, new Map([...seen].map((id) => [id, mimeOf.get(id) ?? null])));
+    const rows = await store.access.reachableRows(store.trx, model, [...ids], 'find', uid === FILE_UID ? ['mime'] : []);
+    found.set(uid, new Map([...rows].map(([id, row]) => [id, (row.mime as string | null | undefined) ?? null])));
   }
   const problems: DataProblem[] = [];
   for (const reference of references) {

@@ -23,7 +23,18 @@ describe('writes: an unknown locale', function () {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  for (const database of testDatabases()) {
+  /** Strapi's 400 with its own message, and the valid locales and their source in its details. */
+function expectUnknownDe(response: { status: number; body: { error: unknown } }, message: string): void {
+  expect(response.status).to.equal(400);
+  expect(response.body.error).to.deep.equal({
+    status: 400,
+    name: 'ApplicationError',
+    message,
+    details: { locale: 'de', locales: ['en', 'fr'], help: 'locale "de" is not one of en, fr (the locales option, or --locales)' },
+  });
+}
+
+for (const database of testDatabases()) {
     describe(database, () => {
       let kit: TestApi;
       before(async () => {
@@ -34,24 +45,12 @@ describe('writes: an unknown locale', function () {
       it('POST …/localizations: Strapi\'s "locale is invalid", the valid locales and their source in details', async () => {
         const id = kit.ids.get('api::recipe.recipe')!.get('soup')!;
         const response = await kit.request.post(`/api/recipes/${id}/localizations`).send({ locale: 'de', title: 'Suppe' });
-        expect(response.status).to.equal(400);
-        expect(response.body.error).to.deep.equal({
-          status: 400,
-          name: 'ApplicationError',
-          message: 'locale is invalid',
-          details: { locale: 'de', locales: ['en', 'fr'], help: 'locale "de" is not one of en, fr (the locales option, or --locales)' },
-        });
+        expectUnknownDe(response, 'locale is invalid');
       });
 
       it('POST: Strapi\'s "This locale doesn\'t exist", with the same details', async () => {
         const response = await kit.request.post('/api/recipes').send({ data: { title: 'Suppe', locale: 'de' } });
-        expect(response.status).to.equal(400);
-        expect(response.body.error).to.deep.equal({
-          status: 400,
-          name: 'ApplicationError',
-          message: "This locale doesn't exist",
-          details: { locale: 'de', locales: ['en', 'fr'], help: 'locale "de" is not one of en, fr (the locales option, or --locales)' },
-        });
+        expectUnknownDe(response, "This locale doesn't exist");
       });
     });
   }
