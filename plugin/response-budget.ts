@@ -28,6 +28,15 @@ export function checkResponseSize(root: RootQuery, bytes: number, maxBytes: numb
   );
 }
 
+/** The same 400 for a GraphQL operation, whose fields are narrowed by their own arguments. */
+export function checkOperationSize(bytes: number, maxBytes: number, estimated = false): void {
+  if (bytes <= maxBytes) return;
+  throw new ResponseTooLargeError(
+    'pagination',
+    `The response would be ${estimated ? 'about ' : ''}${megabytes(bytes)}, above the limit of ${megabytes(maxBytes)}; narrow it with filters or pagination on its lists`,
+  );
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -39,7 +39,43 @@ export interface PopulateWindow {
   readonly limit: number | null;
 }
 
-export interface RelationNode extends RowOptions {
+/**
+ * The JSON a GraphQL selection asks of one row (or of a wrapper around rows), key by key in the
+ * selection's order and under its aliases. Trees of the REST door carry none: their rows are
+ * Strapi's REST envelope. A key names what it holds; a field or populate node the access stage
+ * pruned answers null under its key.
+ */
+export type Shape = readonly ShapeKey[];
+
+export type ShapeKey =
+  /** The row's id, as the string GraphQL's `ID` is. */
+  | { readonly key: string; readonly kind: 'id' }
+  | { readonly key: string; readonly kind: 'typename'; readonly name: string }
+  /** A scalar attribute of the row, by name. */
+  | { readonly key: string; readonly kind: 'field'; readonly name: string }
+  /** The populate node of the row's selection whose `ref` this is. */
+  | { readonly key: string; readonly kind: 'populate'; readonly ref: string }
+  /** An object of keys of the same row (`attributes`). */
+  | { readonly key: string; readonly kind: 'object'; readonly shape: Shape }
+  /** In a wrapper: the rows it wraps (an entry or null, or a list). */
+  | { readonly key: string; readonly kind: 'rows' }
+  /** In a list's wrapper: its pagination figures. */
+  | { readonly key: string; readonly kind: 'total' | 'page' | 'pageSize' | 'pageCount' };
+
+/** A node's rows in a GraphQL answer: the wrapper (`{ data }`, a response type) around rows shaped `row`. */
+export interface NodeShape {
+  readonly wrapper: Shape;
+  readonly row: Shape;
+}
+
+/** What a GraphQL answer needs of every populate node: its name among its siblings, and its shape. */
+interface GraphNode {
+  /** Set with `shape`: distinguishes two nodes of one attribute (GraphQL aliases). */
+  readonly ref?: string;
+  readonly shape?: NodeShape;
+}
+
+export interface RelationNode extends RowOptions, GraphNode {
   readonly kind: 'relation';
   readonly attribute: RelationAttribute;
   readonly target: Model;
@@ -50,7 +86,7 @@ export interface RelationNode extends RowOptions {
   readonly publicationState: PublicationState | null;
 }
 
-export interface MediaNode extends RowOptions {
+export interface MediaNode extends RowOptions, GraphNode {
   readonly kind: 'media';
   readonly attribute: MediaAttribute;
   /** The media file model. */
@@ -58,7 +94,7 @@ export interface MediaNode extends RowOptions {
   readonly selection: Selection;
 }
 
-export interface ComponentNode extends RowOptions {
+export interface ComponentNode extends RowOptions, GraphNode {
   readonly kind: 'component';
   readonly attribute: ComponentAttribute;
   readonly component: Model;
@@ -72,9 +108,11 @@ export interface DynamicZonePart {
   readonly component: Model;
   readonly selection: Selection;
   readonly filters: Filter | null;
+  /** A GraphQL answer's keys for entries of this component (`... on ComponentX`). */
+  readonly shape?: Shape;
 }
 
-export interface DynamicZoneNode {
+export interface DynamicZoneNode extends GraphNode {
   readonly kind: 'dynamiczone';
   readonly attribute: DynamicZoneAttribute;
   /** The component types to return; entries of the others are dropped (`on` form). */
@@ -205,6 +243,8 @@ export interface RootQuery {
   readonly search: string | null;
   /** Attributes `_q` must not search: those a field rule hides from the caller (set by the access stage). */
   readonly unsearchable?: ReadonlySet<string>;
+  /** A GraphQL answer's shape of the root field (absent: Strapi's REST envelope). */
+  readonly shape?: NodeShape;
 }
 
 /**

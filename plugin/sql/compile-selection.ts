@@ -14,17 +14,18 @@ import type {
   PublicationState,
   RelationNode,
   Selection,
+  Shape,
 } from '../query/tree.js';
 import type { CompileContext } from './context.js';
 import { literal, quoteIdentifier as q } from './dialect/dialect.js';
 import { compileFilter } from './compile-filter.js';
 import { compileSort, sortJoins } from './compile-sort.js';
 import { correlate, hopFrom, hopThrough, whereClause, type Hop } from './hops.js';
+import { shapedRow, shapedWrapper, type Pairs } from './compile-shape.js';
 
-type Pairs = [string, string][];
-
-/** `{ id, attributes }` of the content-type row at `alias`. */
-export function entryJson(context: CompileContext, model: Model, selection: Selection, alias: string, state: PublicationState): string {
+/** `{ id, attributes }` of the content-type row at `alias`, or the keys of its GraphQL `shape`. */
+export function entryJson(context: CompileContext, model: Model, selection: Selection, alias: string, state: PublicationState, shape?: Shape): string {
+  if (shape) return shapedRow(context, shape, { alias, selection, populate: (node) => populateValue(context, node, model, alias, state) });
   return context.dialect.object([
     ['id', `${alias}."id"`],
     ['attributes', context.dialect.object(selectionPairs(context, model, selection, alias, state))],
@@ -39,7 +40,9 @@ function componentJson(
   alias: string,
   state: PublicationState,
   withType: boolean,
+  shape?: Shape,
 ): string {
+  if (shape) return shapedRow(context, shape, { alias, selection, populate: (node) => populateValue(context, node, model, alias, state) });
   const head: Pairs = [['id', `${alias}."id"`]];
   if (withType) head.push(['__component', literal(model.uid)]);
   return context.dialect.object([...head, ...selectionPairs(context, model, selection, alias, state)]);
@@ -92,25 +95,26 @@ function relationValue(context: CompileContext, node: RelationNode, owner: Model
   if (node.count) {
     return dialect.object([['data', dialect.object([['attributes', dialect.object([['count', countOf(hop, conditions)]])]])]]);
   }
-  const element = (rowAlias: string) => entryJson(context, node.target, node.selection, rowAlias, state);
-  if (!node.attribute.toMany) return dialect.object([['data', single(hop, element(hop.target), conditions)]]);
-  return dialect.object([['data', list(context, hop, element, conditions, node, node.target, false)]]);
+  const element = (rowAlias: string) => entryJson(context, node.target, node.selection, rowAlias, state, node.shape?.row);
+  const rows = () => (node.attribute.toMany ? list(context, hop, element, conditions, node, node.target, false) : single(hop, element(hop.target), conditions));
+  return node.shape ? shapedWrapper(context, node.shape.wrapper, rows) : dialect.object([['data', rows()]]);
 }
 
 function mediaValue(context: CompileContext, node: MediaNode, owner: Model, alias: string, state: PublicationState): string {
   const hop = hopThrough(context, owner, node.attribute, node.target);
   const conditions = rowConditions(context, hop, alias, node.target, node.filters, state);
-  const element = (rowAlias: string) => entryJson(context, node.target, node.selection, rowAlias, state);
-  if (!node.attribute.multiple) return context.dialect.object([['data', single(hop, element(hop.target), conditions)]]);
-  // Strapi answers an empty multiple media attribute with { data: null }.
-  return context.dialect.object([['data', list(context, hop, element, conditions, node, node.target, true)]]);
+  const element = (rowAlias: string) => entryJson(context, node.target, node.selection, rowAlias, state, node.shape?.row);
+  // Strapi answers an empty multiple media attribute with { data: null } (GraphQL: `[]`).
+  const rows = () =>
+    node.attribute.multiple ? list(context, hop, element, conditions, node, node.target, !node.shape) : single(hop, element(hop.target), conditions);
+  return node.shape ? shapedWrapper(context, node.shape.wrapper, rows) : context.dialect.object([['data', rows()]]);
 }
 
 function componentValue(context: CompileContext, node: ComponentNode, owner: Model, alias: string, state: PublicationState): string {
   const hop = hopThrough(context, owner, node.attribute, node.component);
   const conditions = rowConditions(context, hop, alias, node.component, node.filters, state);
   if (node.count) return context.dialect.object([['count', countOf(hop, conditions)]]);
-  const element = (rowAlias: string) => componentJson(context, node.component, node.selection, rowAlias, state, false);
+  const element = (rowAlias: string) => componentJson(context, node.component, node.selection, rowAlias, state, false, node.shape?.row);
   if (!node.attribute.repeatable) return single(hop, element(hop.target), conditions);
   return list(context, hop, element, conditions, node, node.component, false);
 }
@@ -182,7 +186,7 @@ function dynamicZoneValue(context: CompileContext, node: DynamicZoneNode, owner:
   const rows = inSubquery ? context.alias('w') : join;
   const cases = node.parts.map((part) => {
     const row = context.alias('c');
-    const entry = componentJson(context, part.component, part.selection, row, state, true);
+    const entry = componentJson(context, part.component, part.selection, row, state, true, part.shape);
     return `WHEN ${literal(part.component.uid)} THEN (SELECT ${entry} FROM ${q(part.component.tableName)} ${row} WHERE ${row}."id" = ${rows}."component_id")`;
   });
   const element = `CASE ${rows}."component_type" ${cases.join(' ')} END`;

@@ -42,7 +42,7 @@ const PAGE = 'p';
 
 export function compileRequest(dialect: Dialect, root: RootQuery): CompiledRequest {
   const context = new CompileContext(dialect);
-  const entries = root.action === 'findOne' ? compileFindOne(context, root) : compileList(context, root);
+  const entries = compileEntries(context, root);
   return {
     entries: { sql: entries, values: [...context.values] },
     // The body's parameters continue the entries' (a findOne's id stays first).
@@ -64,6 +64,11 @@ export function explainedStatements(dialect: Dialect, root: RootQuery): { label:
   ];
 }
 
+/** The statement of the entries' JSON text, one row each, in response order (with `POSITION` where the dialect needs it). */
+export function compileEntries(context: CompileContext, root: RootQuery): string {
+  return root.action === 'findOne' ? compileFindOne(context, root) : compileList(context, root);
+}
+
 /** The page's window as (limit, offset). */
 function pageWindow(root: RootQuery): { limit: number; offset: number } {
   const { pagination } = root;
@@ -77,7 +82,7 @@ function pageWindow(root: RootQuery): { limit: number; offset: number } {
  */
 function compileList(context: CompileContext, root: RootQuery): string {
   const { dialect } = context;
-  const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
+  const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState, root.shape?.row));
   const sort = compileSort(context, root.sort, ROOT, root.model);
   const conditions = rootConditions(context, root, 'page');
   const { limit, offset } = pageWindow(root);
@@ -111,7 +116,7 @@ export function compileCount(dialect: Dialect, root: RootQuery): Statement {
 }
 
 /** `FROM <table> t WHERE …`: the rows a list counts. */
-function countFrom(context: CompileContext, root: RootQuery): string {
+export function countFrom(context: CompileContext, root: RootQuery): string {
   return `FROM ${q(root.model.tableName)} ${ROOT}${where(rootConditions(context, root, 'count'))}`;
 }
 
@@ -122,7 +127,7 @@ function countFrom(context: CompileContext, root: RootQuery): string {
 function compileFindOne(context: CompileContext, root: RootQuery): string {
   const { dialect } = context;
   const id = dialect.typed(context.parameter(root.id), 'integer');
-  const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState));
+  const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState, root.shape?.row));
   const conditions = [`${ROOT}."id" = ${id}`];
   if (root.model.draftAndPublish && root.publicationState === 'live') conditions.push(`${ROOT}."published_at" IS NOT NULL`);
   // A findOne takes no filters of the request; these are the role's row rule.

@@ -1,0 +1,105 @@
+/**
+ * A GraphQL query operation, answered by one statement: each root field is translated into its
+ * query tree (translate-query.ts), authorized by the same stage as REST, and all of them compiled
+ * into one statement (sql/compile-operation.ts). A root field that fails before running (a bad
+ * argument, a forbidden type) answers `null` with its error, as a resolver's error does in Strapi;
+ * the others are still answered.
+ */
+import type { FieldNode, OperationDefinitionNode } from 'graphql';
+import { authorize } from '../access/authorize.js';
+import { grantsFor } from '../access/permissions.js';
+import type { AccessRules } from '../access/rules.js';
+import { ForbiddenError } from '../errors.js';
+import type { CallerValues } from '../query/caller-variable.js';
+import type { RootQuery } from '../query/tree.js';
+import { bindCallerValues } from '../sql/caller-values.js';
+import { compileOperation, type OperationField } from '../sql/compile-operation.js';
+import { estimateRequest } from '../sql/estimate.js';
+import type { ExecutionStats } from '../sql/execute.js';
+import type { ReadEngine } from '../read.js';
+import { checkOperationSize } from '../response-budget.js';
+import { collectFields, type OperationContext } from './collect-fields.js';
+import { graphqlError, type GraphqlErrorJson } from './errors.js';
+import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
+
+export interface QueryRequest {
+  readonly operation: OperationDefinitionNode;
+  readonly role: string;
+  readonly caller: CallerValues;
+  readonly rules: AccessRules;
+  readonly deadline: number;
+}
+
+export interface QueryResult {
+  readonly body: Buffer;
+  readonly release?: () => void;
+  readonly stats: ExecutionStats;
+}
+
+/** Where the Query type's fields read: null for a field this door does not answer from the content. */
+export type QueryTargets = (fieldName: string) => RootTarget | null;
+
+/** A body estimated at more than this many times the budget is refused without running (as read.ts does). */
+const REFUSE_OVER_BUDGET = 4;
+
+export async function executeQuery(
+  engine: ReadEngine,
+  context: Omit<TranslateContext, keyof OperationContext> & OperationContext,
+  targets: QueryTargets,
+  request: QueryRequest,
+): Promise<QueryResult> {
+  const grants = grantsFor(request.rules.permissions, request.role);
+  const errors: GraphqlErrorJson[] = [];
+  const fields: OperationField[] = [];
+  const roots: RootQuery[] = [];
+  for (const [key, nodes] of collectFields(context, 'Query', [request.operation.selectionSet])) {
+    const root = rootField(context, targets, grants, key, nodes, errors);
+    if (root) roots.push(root);
+    fields.push({ key, root, ...(nodes[0].name.value === '__typename' ? { constant: 'Query' } : {}) });
+  }
+  refuseOverBudget(engine, roots);
+  const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
+  const statement = compileOperation(engine.executor.dialect, head, fields);
+  const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
+  const bound = { ...statement, values: bindCallerValues(statement.values, request.caller) };
+  const body = await engine.executor.body(bound, stats, request.deadline, engine.maxResponseBytes, { caller: request.caller.key });
+  try {
+    checkOperationSize(body.size, engine.maxResponseBytes);
+  } catch (error) {
+    body.release?.();
+    throw error;
+  }
+  return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
+}
+
+/** One root field's authorized tree, or null with its error recorded. */
+function rootField(
+  context: TranslateContext,
+  targets: QueryTargets,
+  grants: ReturnType<typeof grantsFor>,
+  key: string,
+  nodes: readonly FieldNode[],
+  errors: GraphqlErrorJson[],
+): RootQuery | null {
+  const name = nodes[0].name.value;
+  if (name === '__typename') return null;
+  const target = targets(name);
+  try {
+    if (!target) throw new ForbiddenError();
+    // The field's permission comes first, as the plugin's auth scope runs before its resolver.
+    if (!grants.can(target.model.uid, target.action)) throw new ForbiddenError();
+    return authorize(translateRootField(context, target, nodes), grants);
+  } catch (error) {
+    errors.push(graphqlError(error, nodes[0], [key]));
+    return null;
+  }
+}
+
+/** The operation's estimated body, over its roots, against the response budget. */
+function refuseOverBudget(engine: ReadEngine, roots: readonly RootQuery[]): void {
+  const statistics = engine.statistics;
+  if (!statistics || !statistics.ready) return;
+  let bytes = 0;
+  for (const root of roots) bytes += estimateRequest(root, statistics)?.bytes ?? 0;
+  if (bytes > REFUSE_OVER_BUDGET * engine.maxResponseBytes) checkOperationSize(bytes, engine.maxResponseBytes, true);
+}

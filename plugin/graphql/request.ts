@@ -1,0 +1,137 @@
+/**
+ * One GraphQL request (`{ query, variables, operationName }`), whatever carried it: parsed and
+ * validated by graphql-js against the schema served (parse and validation errors are 400s, as
+ * Apollo Server answers them), its operation chosen, its variables coerced, then answered:
+ * introspection by graphql-js itself, queries by one statement (execute-query.ts).
+ */
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
+import type { AccessRules } from '../access/rules.js';
+import type { CallerValues } from '../query/caller-variable.js';
+import type { QueryLimits } from '../query/parse.js';
+import type { ReadEngine } from '../read.js';
+import type { ExecutionStats } from '../sql/execute.js';
+import { depthLimitRule } from './depth-limit.js';
+import { executeQuery, type QueryTargets } from './execute-query.js';
+
+/** What the door serves: the schema, where its Query fields read, and its settings. */
+export interface GraphqlService {
+  readonly engine: ReadEngine;
+  readonly schema: GraphQLSchema;
+  readonly targets: QueryTargets;
+  /** The GraphQL object type of a component, by the component's uid. */
+  readonly componentTypeName: (uid: string) => string;
+  readonly limits: QueryLimits;
+  readonly depthLimit: number;
+  readonly introspection: boolean;
+}
+
+export interface GraphqlParams {
+  readonly query: unknown;
+  readonly variables: unknown;
+  readonly operationName: unknown;
+}
+
+export interface GraphqlCaller {
+  readonly role: string;
+  readonly caller: CallerValues;
+  readonly rules: AccessRules;
+  readonly deadline: number;
+}
+
+export interface GraphqlAnswer {
+  readonly status: number;
+  /** The JSON body: bytes the database built, or a value to serialize. */
+  readonly body: Buffer | Record<string, unknown>;
+  readonly release?: () => void;
+  readonly stats?: ExecutionStats;
+}
+
+/** A request error: the whole request is refused with this status, nothing runs. */
+function refused(status: number, code: string, errors: readonly GraphQLError[]): GraphqlAnswer {
+  const formatted = errors.map((error) => ({ ...error.toJSON(), extensions: { ...error.extensions, code } }));
+  return { status, body: { errors: formatted } };
+}
+
+export async function answerGraphql(service: GraphqlService, params: GraphqlParams, method: 'GET' | 'POST', who: GraphqlCaller): Promise<GraphqlAnswer> {
+  if (typeof params.query !== 'string' || params.query.trim() === '') {
+    return refused(400, 'BAD_REQUEST', [new GraphQLError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.')]);
+  }
+  let document: DocumentNode;
+  try {
+    document = parse(params.query, { maxTokens: 10_000 });
+  } catch (error) {
+    return refused(400, 'GRAPHQL_PARSE_FAILED', [error as GraphQLError]);
+  }
+  const invalid = validate(service.schema, document, [...specifiedRules, depthLimitRule(service.depthLimit)], { maxErrors: 20 });
+  if (invalid.length) return refused(400, 'GRAPHQL_VALIDATION_FAILED', invalid);
+  const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+  const operation = getOperationAST(document, operationName);
+  if (!operation) {
+    const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
+    return refused(400, 'BAD_REQUEST', [new GraphQLError(message)]);
+  }
+  if (method === 'GET' && operation.operation !== 'query') {
+    return refused(405, 'BAD_REQUEST', [new GraphQLError(`GET requests may only run queries; this is a ${operation.operation}: send it by POST.`)]);
+  }
+  const coerced = getVariableValues(service.schema, operation.variableDefinitions ?? [], variablesOf(params.variables));
+  if (coerced.errors) return refused(400, 'BAD_USER_INPUT', coerced.errors);
+  if (isIntrospection(operation)) return introspect(service, document, operation, coerced.coerced);
+  if (operation.operation !== 'query') {
+    return refused(400, 'BAD_REQUEST', [new GraphQLError(`This server does not answer ${operation.operation} operations yet.`)]);
+  }
+  const context = {
+    schema: service.schema,
+    fragments: fragmentsOf(document),
+    variables: coerced.coerced,
+    registry: service.engine.registry,
+    limits: service.limits,
+    componentTypeName: service.componentTypeName,
+  };
+  const result = await executeQuery(service.engine, context, service.targets, { operation, ...who });
+  return { status: 200, body: result.body, stats: result.stats, ...(result.release ? { release: result.release } : {}) };
+}
+
+function variablesOf(raw: unknown): Record<string, unknown> {
+  if (typeof raw === 'string' && raw.trim() !== '') {
+    try {
+      return variablesOf(JSON.parse(raw));
+    } catch {
+      return {};
+    }
+  }
+  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+}
+
+function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  return fragments;
+}
+
+/** An operation that asks only for `__schema`, `__type` or `__typename` at its root. */
+function isIntrospection(operation: OperationDefinitionNode): boolean {
+  return operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__') && selection.name.value !== '__typename');
+}
+
+async function introspect(service: GraphqlService, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): Promise<GraphqlAnswer> {
+  if (!service.introspection) {
+    return refused(400, 'GRAPHQL_VALIDATION_FAILED', [
+      new GraphQLError('GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type. To enable introspection, pass introspection: true to ApolloServer in production', { nodes: [operation] }),
+    ]);
+  }
+  const result = await execute({ schema: service.schema, document, variableValues: variables, operationName: operation.name?.value });
+  return { status: 200, body: result as unknown as Record<string, unknown> };
+}

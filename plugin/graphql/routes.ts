@@ -1,0 +1,67 @@
+/**
+ * The GraphQL door on Koa: `POST <endpoint>` (one operation, or a JSON array of them as Apollo
+ * batches them) and `GET <endpoint>?query=…` (queries only). The caller is resolved as on REST,
+ * so roles, API tokens, login tokens and row rules hold alike.
+ */
+import type { Context, Middleware, Next } from 'koa';
+import { resolveCaller, type RoleResolver } from '../access/role.js';
+import { readJsonBody } from '../http/read-body.js';
+import type { ExecutionStats } from '../sql/execute.js';
+import { answerGraphql, type GraphqlAnswer, type GraphqlParams, type GraphqlService } from './request.js';
+
+export interface GraphqlRouteOptions {
+  readonly endpoint: string;
+  readonly resolveRole?: RoleResolver;
+  readonly now: () => number;
+  readonly timeout: number;
+  readonly maxBodyBytes: number;
+  /** Most operations in one batch. */
+  readonly maxBatch: number;
+  readonly serverTiming: boolean;
+}
+
+export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOptions): Middleware {
+  return async (ctx: Context, next: Next) => {
+    if (ctx.path !== options.endpoint) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'POST') {
+      ctx.set('Allow', 'GET, POST');
+      return send(ctx, { status: 405, body: { errors: [{ message: 'GraphQL is served by GET and POST', extensions: { code: 'BAD_REQUEST' } }] } });
+    }
+    const deadline = Date.now() + options.timeout;
+    const rules = service.engine.rules();
+    const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+    const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline };
+    ctx.vary('Authorization');
+    if (ctx.method === 'GET') {
+      const query = ctx.query;
+      return send(ctx, await answerGraphql(service, { query: query.query, variables: query.variables, operationName: query.operationName }, 'GET', who), options);
+    }
+    const body = await readJsonBody(ctx, options.maxBodyBytes);
+    if (!Array.isArray(body)) return send(ctx, await answerGraphql(service, paramsOf(body), 'POST', who), options);
+    if (body.length > options.maxBatch) {
+      return send(ctx, { status: 400, body: { errors: [{ message: `A batch holds at most ${options.maxBatch} operations`, extensions: { code: 'BAD_REQUEST' } }] } });
+    }
+    // A batch's operations run in turn, so that one caller's batch takes one statement slot at a time.
+    const answers: GraphqlAnswer[] = [];
+    for (const item of body) answers.push(await answerGraphql(service, paramsOf(item), 'POST', who));
+    const parts = answers.map((answer) => (Buffer.isBuffer(answer.body) ? answer.body : Buffer.from(JSON.stringify(answer.body))));
+    for (const answer of answers) answer.release?.();
+    const stats = answers.reduce<ExecutionStats>((sum, answer) => ({ statements: sum.statements + (answer.stats?.statements ?? 0), milliseconds: sum.milliseconds + (answer.stats?.milliseconds ?? 0) }), { statements: 0, milliseconds: 0 });
+    send(ctx, { status: 200, body: Buffer.concat([Buffer.from('['), ...parts.flatMap((part, index) => (index ? [Buffer.from(','), part] : [part])), Buffer.from(']')]), stats }, options);
+  };
+}
+
+function paramsOf(body: unknown): GraphqlParams {
+  const object = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  return { query: object.query, variables: object.variables, operationName: object.operationName };
+}
+
+function send(ctx: Context, answer: GraphqlAnswer, options?: Pick<GraphqlRouteOptions, 'serverTiming'>): void {
+  ctx.status = answer.status;
+  ctx.type = 'application/json';
+  if (answer.stats && options?.serverTiming) {
+    ctx.set('Server-Timing', `db;dur=${answer.stats.milliseconds.toFixed(2)}, sql;desc="statements=${answer.stats.statements}"`);
+  }
+  ctx.body = Buffer.isBuffer(answer.body) ? answer.body : JSON.stringify(answer.body);
+  if (answer.release) ctx.res.once('close', answer.release);
+}
