@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, isSpecifiedScalarType, lexicographicSortSchema, printSchema } from 'graphql';
 import { stopReference, waitUntilServing } from '../support/reference-process.mjs';
 import { bootReference, ensurePlugins, prepareAppCopy, readAppPlugins, readAppSchemas, referenceApp } from '../apps/reference-copy.mjs';
 
@@ -79,7 +79,8 @@ async function record({ name, sourceDir, config }) {
     await waitUntilServing(child, `${base}/_health`, (response) => response.status < 500);
     const schema = lexicographicSortSchema(buildClientSchema(await introspect(base)));
     writeFileSync(join(outDir, `${name}.graphql`), printSchema(schema) + '\n');
-    console.log(`${name}: ${Object.keys(schema.getTypeMap()).filter((type) => !type.startsWith('__')).length} types`);
+    const named = Object.values(schema.getTypeMap()).filter((type) => !type.name.startsWith('__') && !isSpecifiedScalarType(type));
+    console.log(`${name}: ${named.length} types`);
   } finally {
     await stopReference(child);
     rmSync(shadow, { recursive: true, force: true });
