@@ -21,14 +21,19 @@ import {
   typeName,
   zoneName,
 } from './names.js';
-import { GRAPHQL_SCALAR_OF, listArguments } from './scalars.js';
+import { GRAPHQL_SCALAR_OF, listArguments, publicationStateArgument } from './scalars.js';
 import type { FieldSpec } from './type-table.js';
 
 const required = (type: string, attribute: { required: boolean }): string => (attribute.required ? `${type}!` : type);
 
-/** The arguments of a to-many field whose items are entries (or components) of `target`. */
+/**
+ * The arguments of a to-many field whose items are entries (or components) of `target`: a list's
+ * (the plugin's getContentTypeArgs), but only `publicationState` for a single type's.
+ */
 function manyArguments(target: SchemaModel): FieldSpec['args'] {
-  return listArguments(filtersInputName(target), target.modelType === 'contentType' && target.draftAndPublish);
+  const draftAndPublish = target.modelType === 'contentType' && target.draftAndPublish;
+  if (target.kind === 'singleType') return draftAndPublish ? { publicationState: publicationStateArgument() } : {};
+  return listArguments(filtersInputName(target), draftAndPublish);
 }
 
 /** The field an attribute is in its model's type; null where Strapi shows none. */
