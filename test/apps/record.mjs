@@ -6,7 +6,7 @@
 //   node test/apps/record.mjs <app> [--port 4610] [--keep]
 //
 // <app> is a folder of test/apps holding strapi-src/ (the app's schema files and plugins.json).
-// Every run makes a private copy of the reference app in /tmp/oracle-<app>/ with the app's schemas
+// Every run makes a private copy of the reference app in /tmp/oracle-<app>/ (reference-copy.mjs) with the app's schemas
 // as its src/ (core routers, controllers and services for every type, nothing else of the app's
 // code), installs the app's custom-field plugins into ORACLE_PLUGINS_DIR (default
 // /tmp/oracle-plugins) when missing, boots on a fresh SQLite database on 127.0.0.1, adds the fr
@@ -19,19 +19,17 @@
 //   4. records reads as the public role (granted find and findOne on every type, find on files);
 //   5. records a last group of writes (refusals, deletes, single-type deletes, to-many reorders).
 // Timestamps the run itself produced are replaced by "<now>", as test/writes/recorded does.
-import { spawn, execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { sendToReference, stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
+import { sendToReference, stopReference, waitUntilServing } from '../support/reference-process.mjs';
+import { bootReference, ensurePlugins, prepareAppCopy, readAppPlugins, readAppSchemas } from './reference-copy.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
-const referenceApp = process.env.ORACLE_APP ?? join(process.env.HOME ?? '/root', '.cache', 'strapi-oracle', 'strapi-app');
-const pluginsDir = process.env.ORACLE_PLUGINS_DIR ?? '/tmp/oracle-plugins';
 
 export const WRITER_TOKEN = 'writer-token';
 const API_TOKEN_SALT = 'oracle-api-token-salt';
@@ -56,31 +54,8 @@ const shadow = `/tmp/oracle-${app}`;
 // ---------------------------------------------------------------------------------------------
 // The app's schemas
 
-function readSchemas() {
-  const types = [];
-  const apiDir = join(sourceDir, 'src', 'api');
-  for (const api of readdirSync(apiDir).sort()) {
-    const ctDir = join(apiDir, api, 'content-types');
-    if (!existsSync(ctDir)) continue;
-    for (const name of readdirSync(ctDir).sort()) {
-      const json = JSON.parse(readFileSync(join(ctDir, name, 'schema.json'), 'utf8'));
-      types.push({ uid: `api::${api}.${name}`, api, name, json, attributes: json.attributes, single: json.kind === 'singleType' });
-    }
-  }
-  const components = new Map();
-  const compDir = join(sourceDir, 'src', 'components');
-  for (const category of readdirSync(compDir).sort()) {
-    for (const file of readdirSync(join(compDir, category)).sort()) {
-      if (!file.endsWith('.json')) continue;
-      const json = JSON.parse(readFileSync(join(compDir, category, file), 'utf8'));
-      components.set(`${category}.${file.slice(0, -5)}`, { uid: `${category}.${file.slice(0, -5)}`, json, attributes: json.attributes });
-    }
-  }
-  return { types, components };
-}
-
-const plugins = existsSync(join(sourceDir, 'plugins.json')) ? JSON.parse(readFileSync(join(sourceDir, 'plugins.json'), 'utf8')).plugins : [];
-const { types, components } = readSchemas();
+const plugins = readAppPlugins(sourceDir);
+const { types, components } = readAppSchemas(sourceDir);
 const byUid = new Map(types.map((type) => [type.uid, type]));
 const customTypes = Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.customFields ?? {})));
 
@@ -249,67 +224,6 @@ function dataFor(attributes, { depth = 0, localizedOnly = false, withRelations =
 
 // ---------------------------------------------------------------------------------------------
 // The reference: a private copy of the installed app with this app's src/
-
-/** Whether the plugin is installed at the version plugins.json names (npm may keep a leading "v"). */
-function installed(plugin) {
-  const file = join(pluginsDir, 'node_modules', plugin.package, 'package.json');
-  return existsSync(file) && String(JSON.parse(readFileSync(file, 'utf8')).version).replace(/^v/, '') === plugin.version;
-}
-
-function ensurePlugins() {
-  const missing = plugins.filter((plugin) => !installed(plugin));
-  if (missing.length === 0) return;
-  mkdirSync(pluginsDir, { recursive: true });
-  if (!existsSync(join(pluginsDir, 'package.json'))) writeFileSync(join(pluginsDir, 'package.json'), '{ "name": "oracle-plugins", "private": true }\n');
-  execFileSync('npm', ['install', '--no-save', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', ...missing.map((plugin) => `${plugin.package}@${plugin.version}`)], { cwd: pluginsDir, stdio: 'inherit' });
-}
-
-const coreFile = (kind, factory, uid) => `'use strict';\n\nconst { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.${factory}('${uid}');\n`;
-
-function prepareShadow() {
-  rmSync(shadow, { recursive: true, force: true });
-  mkdirSync(join(shadow, '.tmp'), { recursive: true });
-  for (const entry of ['config', 'public', 'package.json', '.env']) cpSync(join(referenceApp, entry), join(shadow, entry), { recursive: true });
-  symlinkSync(join(referenceApp, 'node_modules'), join(shadow, 'node_modules'));
-  cpSync(join(sourceDir, 'src'), join(shadow, 'src'), { recursive: true });
-  // Only the app's schemas are kept: its own routes, controllers and middlewares (populate
-  // middlewares rewriting queries) would not be Strapi's behaviour; every type gets the core ones.
-  for (const type of types) {
-    const folder = join(shadow, 'src', 'api', type.api);
-    for (const [kind, factory] of [['routes', 'createCoreRouter'], ['controllers', 'createCoreController'], ['services', 'createCoreService']]) {
-      mkdirSync(join(folder, kind), { recursive: true });
-      writeFileSync(join(folder, kind, `${type.name}.js`), coreFile(kind, factory, type.uid));
-    }
-  }
-  // A plugin's `config` in plugins.json (settings its config validator asks for at boot) is passed as the app passes it.
-  const pluginEntries = plugins
-    .map((plugin) => `  '${plugin.name}': { enabled: true, resolve: ${JSON.stringify(join(pluginsDir, 'node_modules', plugin.package))}${plugin.config ? `, config: ${JSON.stringify(plugin.config)}` : ''} },`)
-    .join('\n');
-  writeFileSync(
-    join(shadow, 'config', 'plugins.js'),
-    `module.exports = ({ env }) => ({\n  'users-permissions': { config: { jwtSecret: env('JWT_SECRET', 'oracle-jwt-secret') } },\n${pluginEntries}\n});\n`,
-  );
-}
-
-function boot() {
-  const child = spawn(process.execPath, [join(referenceApp, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {
-    cwd: shadow,
-    // NODE_PATH: the plugins installed apart find their peer dependencies (yup, lodash…) in the
-    // reference's node_modules, as they would in the app's own.
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_FILENAME: '.tmp/data.db',
-      STRAPI_TELEMETRY_DISABLED: 'true',
-      STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
-      NODE_PATH: [join(referenceApp, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(':'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return watchReference(child);
-}
 
 /** The fr locale and the writer's full-access token, written beside the running reference. */
 function addLocaleAndToken() {
@@ -855,9 +769,9 @@ async function reorderRelations() {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  ensurePlugins();
-  prepareShadow();
-  const child = boot();
+  ensurePlugins(plugins);
+  prepareAppCopy({ shadow, sourceDir, types, plugins });
+  const child = bootReference(shadow, port);
   try {
     await waitUntilServing(child, `${base}/_health`, (response) => response.status < 500);
     addLocaleAndToken();

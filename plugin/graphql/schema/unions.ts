@@ -1,0 +1,47 @@
+/**
+ * Enumerations, dynamic zones and the generic morph union, as the plugin's enums.ts,
+ * dynamic-zones.ts and generic-morph.ts make them:
+ *   `enum ENUM_ARTICLE_KIND { news review … }` (values as GraphQL names, the stored text as value);
+ *   `union ArticleBlocksDynamicZone = ComponentSharedQuote | … | Error`, written through the
+ *   scalar `ArticleBlocksDynamicZoneInput` (items keyed by `__typename`);
+ *   `union GenericMorph` of every content type's and component's type (the file's `related`).
+ */
+import { GraphQLEnumType, GraphQLScalarType, GraphQLUnionType, isObjectType, type GraphQLObjectType } from 'graphql';
+import { modelOf, shownAttributes, type SchemaBuild } from './build.js';
+import type { SchemaModel } from './models.js';
+import { baseName, componentName, enumName, enumValueName, zoneName } from './names.js';
+
+/** The enum type of every enumeration attribute the model shows. */
+export function addEnums(build: SchemaBuild, model: SchemaModel): void {
+  for (const attribute of shownAttributes(model)) {
+    if (attribute.kind !== 'scalar' || attribute.type !== 'enumeration') continue;
+    const values: Record<string, { value: string }> = {};
+    for (const value of attribute.enum ?? []) values[enumValueName(value)] = { value };
+    build.table.add(new GraphQLEnumType({ name: enumName(model, attribute.name), values }));
+  }
+}
+
+/** The union and input scalar of every dynamic zone of the model. */
+export function addZones(build: SchemaBuild, model: SchemaModel): void {
+  const { table } = build;
+  for (const attribute of shownAttributes(model)) {
+    if (attribute.kind !== 'dynamiczone') continue;
+    const name = zoneName(model, attribute.name);
+    const members = [...attribute.components.map((uid) => componentName(modelOf(build, uid))), 'Error'];
+    table.add(new GraphQLUnionType({ name, types: () => members.map((member) => objectType(build, member)) }));
+    table.add(new GraphQLScalarType({ name: `${name}Input` }));
+    build.targets.types.set(name, { kind: 'zone', uid: model.uid, attribute: attribute.name });
+  }
+}
+
+/** `GenericMorph`: every model's attributes type. */
+export function addGenericMorph(build: SchemaBuild): void {
+  const members = build.models.map(baseName);
+  build.table.add(new GraphQLUnionType({ name: 'GenericMorph', types: () => members.map((member) => objectType(build, member)) }));
+}
+
+function objectType(build: SchemaBuild, name: string): GraphQLObjectType {
+  const type = build.table.named(name);
+  if (!isObjectType(type)) throw new Error(`${name} is not an object type`);
+  return type;
+}
