@@ -14,6 +14,7 @@ import type { RoleResolver } from './access/role.js';
 import { createAccessRules } from './access/rules.js';
 import { watchFile } from './access/watch-file.js';
 import { createRouter } from './http/router.js';
+import { graphqlMiddleware, type GraphqlOptions } from './graphql/service.js';
 import { methodErrorsAsJson, notFound } from './http/errors.js';
 import { cacheControlPolicy, type CacheControlOption, type CacheControlPolicy } from './http/cache-control.js';
 import { corsMiddleware, type CorsOptions } from './http/cors.js';
@@ -206,6 +207,12 @@ export interface ContentApiOptions {
    * on `file` in permissions.yaml. `false` serves neither the routes nor `/uploads`.
    */
   upload?: UploadOptions | false;
+  /**
+   * Serve Strapi's GraphQL API (docs/graphql.md): `true`, or the GraphQL plugin's settings
+   * (`endpoint`, `depthLimit`, `defaultLimit`, `maxLimit`, `amountLimit`, `shadowCRUD`,
+   * `introspection`). Off by default.
+   */
+  graphql?: GraphqlOptions | true;
 }
 
 export interface ContentApi {
@@ -403,7 +410,17 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     },
     options.notFound !== false ? (ctx, next) => withNotFound(ctx, () => routes(ctx, next)) : routes,
   );
-  const served = upload?.localFolder ? compose([serveLocalUploads(upload.localFolder), apiRoutes]) : apiRoutes;
+  const graphql = options.graphql
+    ? graphqlMiddleware(engine, options.graphql, {
+        resolveRole: options.resolveRole,
+        now: options.now ?? Date.now,
+        timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+        maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        serverTiming: options.serverTiming === true,
+      })
+    : null;
+  const doors = graphql ? compose([graphql, apiRoutes]) : apiRoutes;
+  const served = upload?.localFolder ? compose([serveLocalUploads(upload.localFolder), doors]) : doors;
   return {
     routes: () => served,
     allowedMethods: () => methodErrorsAsJson(router.allowedMethods() as unknown as Middleware) as unknown as Middleware,

@@ -1,13 +1,13 @@
 /**
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
- * [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS]
+ * [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS]
  * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]… [--allow-missing-permissions]
  * [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]`:
  * a Koa server with the API at /api, /_health and /_ready.
  * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
  * touches one that has entries. `--openapi` serves /api/openapi.json for the caller's role;
- * `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms; `--cors`
+ * `--graphql` Strapi's GraphQL API at /graphql; `--dev` the explorer at /api/_explorer; `--timeout` is a request's time budget in ms; `--cors`
  * the allowed origins (default any); `--locales` the locales entries may be written in; `--quiet` drops the request log (one JSON line per request
  * on stdout); `--watch` rebuilds the API after each edit of the schema files. SIGTERM or SIGINT
  * drains the requests in flight, closes the database and exits 0. `--workers` runs that many
@@ -42,6 +42,7 @@ const OPTIONS = {
   locales: { type: 'string' },
   seed: { type: 'boolean', default: false },
   openapi: { type: 'boolean', default: false },
+  graphql: { type: 'boolean', default: false },
   dev: { type: 'boolean', default: false },
   timeout: { type: 'string', ...(process.env.TIMEOUT ? { default: process.env.TIMEOUT } : {}) },
   cors: { type: 'string', ...(process.env.CORS_ORIGIN ? { default: process.env.CORS_ORIGIN } : {}) },
@@ -54,7 +55,7 @@ const OPTIONS = {
 } as const;
 
 const USAGE = commandHelp(
-  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]',
+  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]',
   OPTIONS,
   {
     ...SCHEMA_AND_DATABASE_HELP,
@@ -66,6 +67,7 @@ const USAGE = commandHelp(
     locales: ['CODES', "the locales entries may be written in, comma-separated: en,fr (default the database's)"],
     seed: 'fill a database without entries with the demo data first; one with entries is left alone',
     openapi: 'serve <prefix>/openapi.json, the OpenAPI document of the caller\'s role',
+    graphql: 'serve Strapi\'s GraphQL API at /graphql (docs/graphql.md)',
     dev: 'serve the explorer at /api/_explorer (development only: it shows the SQL of any request)',
     timeout: ['MS', "a request's time budget in milliseconds; past it a 503 (default $TIMEOUT, else 10000)"],
     cors: ['ORIGINS', 'the allowed CORS origins: *, one origin or a comma-separated list (default $CORS_ORIGIN, else any)'],
@@ -144,6 +146,7 @@ export async function run(args: string[]): Promise<number> {
     locales: values.locales === undefined ? undefined : parseLocales(values.locales),
     notFound: true,
     openapi: values.openapi,
+    ...(values.graphql ? { graphql: true as const } : {}),
     explorer: values.dev,
     timeout,
     cors: values.cors === undefined ? undefined : { origin: parseCorsOrigins(values.cors) },

@@ -1,0 +1,74 @@
+/**
+ * The `graphql` option: Strapi's GraphQL plugin settings, with its keys and defaults, turned into
+ * the door's service (the generated schema and what its fields read) and its Koa middleware.
+ */
+import type { Middleware } from 'koa';
+import type { RoleResolver } from '../access/role.js';
+import type { ReadEngine } from '../read.js';
+import { MAX_POPULATE_DEPTH } from '../query/parse-populate.js';
+import { generateGraphQL } from './schema/schema.js';
+import type { GraphQLTargets } from './schema/targets.js';
+import type { QueryTargets } from './execute-query.js';
+import { graphqlRoutes } from './routes.js';
+import type { GraphqlService } from './request.js';
+
+export interface GraphqlOptions {
+  /** Where the API answers (Strapi's default `/graphql`). */
+  endpoint?: string;
+  /** Strapi's `shadowCRUD`: false serves no type of the content (default true). */
+  shadowCRUD?: boolean;
+  /** Deepest selection (default 10; Strapi sets none). */
+  depthLimit?: number;
+  /** Page size of a list, and of a nested list, when none is asked for (Strapi's default 10). */
+  defaultLimit?: number;
+  /** Largest page size (default -1: none, as Strapi's; the response budget still bounds what a list costs). */
+  maxLimit?: number;
+  /** Most operations in one batched request (default 10). */
+  amountLimit?: number;
+  /** Whether introspection is answered (default: unless NODE_ENV is production, as Apollo Server decides). */
+  introspection?: boolean;
+}
+
+export interface GraphqlDoorSettings {
+  readonly resolveRole?: RoleResolver;
+  readonly now: () => number;
+  readonly timeout: number;
+  readonly maxBodyBytes: number;
+  readonly serverTiming: boolean;
+}
+
+export function graphqlMiddleware(engine: ReadEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
+  const options = option === true ? {} : option;
+  const { schema, targets } = generateGraphQL(engine.registry, { shadowCRUD: options.shadowCRUD });
+  const maxLimit = options.maxLimit === undefined || options.maxLimit < 0 ? Number.MAX_SAFE_INTEGER : options.maxLimit;
+  const service: GraphqlService = {
+    engine,
+    schema,
+    targets: queryTargets(engine, targets),
+    componentTypeName: componentTypeNames(targets),
+    limits: { ...engine.limits, defaultLimit: options.defaultLimit ?? 10, maxLimit, withCount: true },
+    depthLimit: options.depthLimit ?? MAX_POPULATE_DEPTH,
+    introspection: options.introspection ?? process.env.NODE_ENV !== 'production',
+  };
+  return graphqlRoutes(service, { endpoint: options.endpoint ?? '/graphql', maxBatch: options.amountLimit ?? 10, ...settings });
+}
+
+/** The content a Query field reads: lists and entries of the registry's types (single types: their entry). */
+function queryTargets(engine: ReadEngine, targets: GraphQLTargets): QueryTargets {
+  return (name) => {
+    const target = targets.queries.get(name);
+    const model = target && engine.registry.models.get(target.uid);
+    if (!target || !model || (target.action !== 'find' && target.action !== 'findOne')) return null;
+    return { model, action: target.single ? 'find' : target.action };
+  };
+}
+
+function componentTypeNames(targets: GraphQLTargets): (uid: string) => string {
+  const names = new Map<string, string>();
+  for (const [name, target] of targets.types) if (target.kind === 'component') names.set(target.uid, name);
+  return (uid) => {
+    const name = names.get(uid);
+    if (!name) throw new Error(`no GraphQL type for the component ${uid}`);
+    return name;
+  };
+}
