@@ -417,6 +417,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
         timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
         maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
         serverTiming: options.serverTiming === true,
+        reportHookError,
       })
     : null;
   const doors = graphql ? compose([graphql, apiRoutes]) : apiRoutes;

@@ -146,18 +146,25 @@ export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest,
     const { fields, populate } = parseQueryString(request.querystring);
     const query = { ...(fields === undefined ? {} : { fields }), ...(populate === undefined ? {} : { populate }) };
     const tree = parseQuery(engine.registry, { model: request.model, action: 'findOne', id: request.id, query }, engine.limits);
-    const grants = grantsFor(request.rules.permissions, request.role);
-    const own = (uid: string, action: Action) => uid === request.model.uid && (action === 'findOne' || action === 'preview');
-    // The written entry is answered whatever the row rules; attributes any rule of the type hides stay hidden.
-    const answered = writtenEntryRule(request.model, grants);
-    const writer: Grants = {
-      role: grants.role,
-      can: (uid, action) => own(uid, action) || grants.can(uid, action),
-      rule: (uid, action) => (own(uid, action) ? answered : grants.rule(uid, action)),
-    };
-    return authorize({ ...tree, publicationState: 'preview' }, writer);
+    return authorizeWritten(grantsFor(request.rules.permissions, request.role), request.model, tree);
   });
   return execute(engine, plan, { ...request, action: 'findOne' });
+}
+
+/**
+ * The tree of a write's answer, authorized: the written entry is answered whatever the row rules,
+ * drafts included at every depth; attributes any rule of the type hides stay hidden, and
+ * populated relations and media still need `find`.
+ */
+export function authorizeWritten(grants: Grants, model: Model, tree: RootQuery): RootQuery {
+  const own = (uid: string, action: Action) => uid === model.uid && (action === 'findOne' || action === 'preview');
+  const answered = writtenEntryRule(model, grants);
+  const writer: Grants = {
+    role: grants.role,
+    can: (uid, action) => own(uid, action) || grants.can(uid, action),
+    rule: (uid, action) => (own(uid, action) ? answered : grants.rule(uid, action)),
+  };
+  return authorize({ ...tree, publicationState: 'preview' }, writer);
 }
 
 async function execute(engine: ReadEngine, plan: Plan, request: ReadRequest): Promise<ReadResult> {

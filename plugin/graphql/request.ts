@@ -21,14 +21,16 @@ import { getVariableValues } from 'graphql/execution/values.js';
 import type { AccessRules } from '../access/rules.js';
 import type { CallerValues } from '../query/caller-variable.js';
 import type { QueryLimits } from '../query/parse.js';
-import type { ReadEngine } from '../read.js';
+import type { HookRequest } from '../write/lifecycles.js';
+import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
 import { executeQuery, type QueryTargets } from './execute-query.js';
+import { executeMutation, type MutationService } from './execute-mutation.js';
 
 /** What the door serves: the schema, where its Query fields read, and its settings. */
-export interface GraphqlService {
-  readonly engine: ReadEngine;
+export interface GraphqlService extends MutationService {
+  readonly engine: WriteEngine;
   readonly schema: GraphQLSchema;
   readonly targets: QueryTargets;
   /** The GraphQL object type of a component, by the component's uid. */
@@ -49,6 +51,8 @@ export interface GraphqlCaller {
   readonly caller: CallerValues;
   readonly rules: AccessRules;
   readonly deadline: number;
+  /** The request's side of the lifecycle hooks of its writes. */
+  readonly hooks?: HookRequest;
 }
 
 export interface GraphqlAnswer {
@@ -89,8 +93,8 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
   const coerced = getVariableValues(service.schema, operation.variableDefinitions ?? [], variablesOf(params.variables));
   if (coerced.errors) return refused(400, 'BAD_USER_INPUT', coerced.errors);
   if (isIntrospection(operation)) return introspect(service, document, operation, coerced.coerced);
-  if (operation.operation !== 'query') {
-    return refused(400, 'BAD_REQUEST', [new GraphQLError(`This server does not answer ${operation.operation} operations yet.`)]);
+  if (operation.operation === 'subscription') {
+    return refused(400, 'BAD_REQUEST', [new GraphQLError('Subscriptions are not served.')]);
   }
   const context = {
     schema: service.schema,
@@ -100,6 +104,7 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
     limits: service.limits,
     componentTypeName: service.componentTypeName,
   };
+  if (operation.operation === 'mutation') return { status: 200, ...(await executeMutation(service, context, operation, who)) };
   const result = await executeQuery(service.engine, context, service.targets, { operation, ...who });
   return { status: 200, body: result.body, stats: result.stats, ...(result.release ? { release: result.release } : {}) };
 }

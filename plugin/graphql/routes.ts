@@ -18,6 +18,7 @@ export interface GraphqlRouteOptions {
   /** Most operations in one batch. */
   readonly maxBatch: number;
   readonly serverTiming: boolean;
+  readonly reportHookError?: (error: unknown) => void;
 }
 
 export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOptions): Middleware {
@@ -30,7 +31,8 @@ export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOpti
     const deadline = Date.now() + options.timeout;
     const rules = service.engine.rules();
     const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
-    const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline };
+    const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
+    const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline, hooks };
     ctx.vary('Authorization');
     if (ctx.method === 'GET') {
       const query = ctx.query;

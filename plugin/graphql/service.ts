@@ -4,7 +4,7 @@
  */
 import type { Middleware } from 'koa';
 import type { RoleResolver } from '../access/role.js';
-import type { ReadEngine } from '../read.js';
+import type { WriteEngine } from '../write/write.js';
 import { MAX_POPULATE_DEPTH } from '../query/parse-populate.js';
 import { generateGraphQL } from './schema/schema.js';
 import type { GraphQLTargets } from './schema/targets.js';
@@ -35,9 +35,11 @@ export interface GraphqlDoorSettings {
   readonly timeout: number;
   readonly maxBodyBytes: number;
   readonly serverTiming: boolean;
+  /** Where a lifecycle hook's failure after commit goes (default: the app's 'error' event). */
+  readonly reportHookError?: (error: unknown) => void;
 }
 
-export function graphqlMiddleware(engine: ReadEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
+export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
   const options = option === true ? {} : option;
   const { schema, targets } = generateGraphQL(engine.registry, { shadowCRUD: options.shadowCRUD });
   const maxLimit = options.maxLimit === undefined || options.maxLimit < 0 ? Number.MAX_SAFE_INTEGER : options.maxLimit;
@@ -46,6 +48,11 @@ export function graphqlMiddleware(engine: ReadEngine, option: GraphqlOptions | t
     schema,
     targets: queryTargets(engine, targets),
     componentTypeName: componentTypeNames(targets),
+    mutations: targets.mutations,
+    componentOfType: (name) => {
+      const target = targets.types.get(name);
+      return target?.kind === 'component' ? target.uid : undefined;
+    },
     limits: { ...engine.limits, defaultLimit: options.defaultLimit ?? 10, maxLimit, withCount: true },
     depthLimit: options.depthLimit ?? MAX_POPULATE_DEPTH,
     introspection: options.introspection ?? process.env.NODE_ENV !== 'production',
@@ -54,7 +61,7 @@ export function graphqlMiddleware(engine: ReadEngine, option: GraphqlOptions | t
 }
 
 /** The content a Query field reads: lists and entries of the registry's types (single types: their entry). */
-function queryTargets(engine: ReadEngine, targets: GraphQLTargets): QueryTargets {
+function queryTargets(engine: WriteEngine, targets: GraphQLTargets): QueryTargets {
   return (name) => {
     const target = targets.queries.get(name);
     const model = target && engine.registry.models.get(target.uid);

@@ -59,8 +59,20 @@ export function translateRootField(context: TranslateContext, target: RootTarget
   return root;
 }
 
+/**
+ * The answer of a mutation on entry `id` (`ArticleEntityResponse`, its selection): the entry read
+ * back by id. Authorized by the caller as a write's answer is (read.ts authorizeWritten).
+ */
+export function translateWrittenEntry(context: TranslateContext, model: Model, id: number, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]): RootQuery {
+  const tree = parseQuery(context.registry, { model, action: 'findOne', id, query: {} }, context.limits);
+  const { wrapper, row, selection } = wrapped(context, model, getNamedType(field.type) as GraphQLObjectType, nodes);
+  const root: RootQuery = { ...tree, selection, shape: { wrapper, row } };
+  if (populateDepth(root.selection) > MAX_POPULATE_DEPTH) throw tooDeep(nodes[0].name.value);
+  return root;
+}
+
 /** An `ID` argument: a positive integer in a string, else an id no entry has. */
-function entryId(raw: unknown): number {
+export function entryId(raw: unknown): number {
   const text = String(raw ?? '');
   return /^\d{1,15}$/.test(text) ? Number(text) : 0;
 }

@@ -36,6 +36,13 @@ export function compileOperation(dialect: Dialect, head: string, fields: readonl
   return { sql: `SELECT ${dialect.bodyBytes(text)} AS "body", 1 AS "entries"`, values: context.values };
 }
 
+/** One root field's JSON text on its own (a mutation's answer, which the door places in its answer). */
+export function compileFieldValue(dialect: Dialect, root: RootQuery): Statement {
+  const context = new CompileContext(dialect);
+  const text = fieldText(context, root);
+  return { sql: `SELECT ${dialect.bodyBytes(text)} AS "body", 1 AS "entries"`, values: context.values };
+}
+
 /** One root field's JSON text: its wrapper (`EntityResponse`, `EntityResponseCollection`) around its entries. */
 function fieldText(context: CompileContext, root: RootQuery): string {
   if (!root.shape) throw new Error('a GraphQL root field needs its shape');

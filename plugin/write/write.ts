@@ -42,10 +42,14 @@ export interface WriteEngine extends ReadEngine {
   readonly outbox?: Outbox;
 }
 
-/** The written entry, read back from the primary, shaped by the request's `fields` and `populate`. */
-export function answerOf(engine: WriteEngine, request: Omit<ReadRequest, 'action'>): Promise<ReadResult> {
-  return readWritten({ ...engine, executor: engine.primaryExecutor }, request);
+/** The written entry, read back from the primary: as the request's `answer` builds it, else shaped by its `fields` and `populate`. */
+export function answerOf(engine: WriteEngine, request: Omit<ReadRequest, 'action'> & Pick<WriteRequest, 'answer'>): Promise<ReadResult> {
+  const primary = { ...engine, executor: engine.primaryExecutor };
+  return request.answer && request.id !== null ? request.answer(primary, request.id) : readWritten(primary, request);
 }
+
+/** How a door answers a written entry (by id), when not as the REST door does; read with `engine`, the primary's. */
+export type WrittenAnswer = (engine: ReadEngine, id: number) => Promise<ReadResult>;
 
 export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   /** The request body as parsed JSON; undefined when there was none. */
@@ -56,6 +60,8 @@ export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   readonly alsoWrite?: (store: RowStore, id: number) => Promise<void>;
   /** The attributes `alsoWrite` writes (the files' `files.<attribute>…` parts): the rule's `fields` must allow them too. */
   readonly alsoWritten?: readonly string[];
+  /** The answer's own shape (the GraphQL door's selection); absent: the query string's `fields` and `populate`. */
+  readonly answer?: WrittenAnswer;
 }
 
 /** What the caller of a write may change, under its role's grants. */

@@ -1,0 +1,126 @@
+/**
+ * A GraphQL mutation operation: its root fields run one after the other, each through the write
+ * pipeline (one transaction, checks, rules, hooks, webhooks) as the REST routes run it, with
+ * GraphQL's own meaning where Strapi's plugin differs (mutation-data.ts): a create is a draft
+ * unless it gives `publishedAt`; an update or a delete of an entry that does not exist answers
+ * `data: null`. Each answer is the written entry read back by one statement, shaped by the field's
+ * selection; a field that fails answers `null` with its error, and the next one still runs.
+ */
+import type { FieldNode, OperationDefinitionNode } from 'graphql';
+import { getArgumentValues } from 'graphql/execution/values.js';
+import { grantsFor } from '../access/permissions.js';
+import { NotFoundError } from '../errors.js';
+import { authorizeWritten, type ReadResult } from '../read.js';
+import { bindCallerValues } from '../sql/caller-values.js';
+import { compileFieldValue } from '../sql/compile-operation.js';
+import type { ExecutionStats } from '../sql/execute.js';
+import { checkOperationSize } from '../response-budget.js';
+import type { Model } from '../schema/registry.js';
+import { createLocalization } from '../write/localizations.js';
+import { deleteSingleType, putSingleType } from '../write/single-type.js';
+import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest, type WrittenAnswer } from '../write/write.js';
+import { collectFields } from './collect-fields.js';
+import { graphqlError, type GraphqlErrorJson } from './errors.js';
+import { localizationData, mutationData } from './mutation-data.js';
+import type { GraphqlCaller } from './request.js';
+import type { OperationTarget } from './schema/targets.js';
+import { entryId, translateWrittenEntry, type TranslateContext } from './translate-query.js';
+
+export interface MutationService {
+  readonly engine: WriteEngine;
+  readonly mutations: ReadonlyMap<string, OperationTarget>;
+  /** The component uid of a zone member's GraphQL type (`ComponentSharedQuote` → `shared.quote`). */
+  readonly componentOfType: (typeName: string) => string | undefined;
+}
+
+export async function executeMutation(
+  service: MutationService,
+  context: TranslateContext,
+  operation: OperationDefinitionNode,
+  who: GraphqlCaller,
+): Promise<{ body: Buffer; stats: ExecutionStats }> {
+  const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
+  const errors: GraphqlErrorJson[] = [];
+  const members: string[] = [];
+  for (const [key, nodes] of collectFields(context, 'Mutation', [operation.selectionSet])) {
+    let value = 'null';
+    try {
+      value = nodes[0].name.value === '__typename' ? '"Mutation"' : await runField(service, context, nodes, who, stats);
+    } catch (error) {
+      errors.push(graphqlError(error, nodes[0], [key]));
+    }
+    members.push(`${JSON.stringify(key)}:${value}`);
+  }
+  const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
+  return { body: Buffer.from(`{${head}"data":{${members.join(',')}}}`), stats };
+}
+
+/** One mutation field: its write, and its answer's JSON text. */
+async function runField(service: MutationService, context: TranslateContext, nodes: readonly FieldNode[], who: GraphqlCaller, stats: ExecutionStats): Promise<string> {
+  const { engine } = service;
+  const name = nodes[0].name.value;
+  const target = service.mutations.get(name);
+  const model = target && engine.registry.models.get(target.uid);
+  if (!target || !model) throw new NotFoundError(`The mutation ${name} is not served`);
+  const field = context.schema.getMutationType()!.getFields()[name];
+  const args = getArgumentValues(field, nodes[0], context.variables);
+  const answer: WrittenAnswer = async (reader, id) => {
+    const grants = grantsFor(who.rules.permissions, who.role);
+    const tree = authorizeWritten(grants, model, translateWrittenEntry(context, model, id, field, nodes));
+    const statement = compileFieldValue(reader.executor.dialect, tree);
+    const bound = { ...statement, values: bindCallerValues(statement.values, who.caller) };
+    const body = await reader.executor.body(bound, stats, who.deadline, reader.maxResponseBytes, { caller: who.caller.key });
+    checkOperationSize(body.size, reader.maxResponseBytes);
+    return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
+  };
+  const locale = typeof args.locale === 'string' ? `locale=${encodeURIComponent(args.locale)}` : '';
+  const request: WriteRequest = {
+    model,
+    id: target.single ? null : entryId(args.id),
+    querystring: locale,
+    role: who.role,
+    caller: who.caller,
+    rules: who.rules,
+    deadline: who.deadline,
+    body: undefined,
+    ...(who.hooks ? { hooks: who.hooks } : {}),
+    answer,
+  };
+  const result = await write(service, model, target, args, request);
+  engine.statistics?.written();
+  return textOf(result);
+}
+
+/** The write a mutation stands for; an update or a delete of no entry answers as an entry that is not there. */
+async function write(service: MutationService, model: Model, target: OperationTarget, args: Record<string, unknown>, request: WriteRequest): Promise<ReadResult | Buffer> {
+  const { engine } = service;
+  const data = () => mutationData(model, args.data, request.id === null && target.action === 'create', service.componentOfType);
+  const missing = () => request.answer!(engine, 0);
+  const withId = { ...request, id: request.id ?? 0 };
+  try {
+    switch (target.action) {
+      case 'create':
+        return await createEntry(engine, { ...request, body: { data: data() } }, grantsToWrite(request, 'create'));
+      case 'update':
+        if (target.single) return await putSingleType(engine, { ...request, body: { data: mutationData(model, args.data, false, service.componentOfType) } }, grantsToWrite(request, 'update'));
+        return await updateEntry(engine, { ...withId, body: { data: data() } }, grantsToWrite(request, 'update'));
+      case 'delete':
+        grantsToWrite(request, 'delete');
+        return await (target.single ? deleteSingleType(engine, request) : deleteEntry(engine, withId));
+      case 'createLocalization':
+        return await createLocalization(engine, { ...withId, body: localizationData(model, args, service.componentOfType) }, grantsToWrite(request, 'create'));
+      default:
+        throw new NotFoundError(`The mutation ${target.action} is not served`);
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError && (target.action === 'update' || target.action === 'delete') && !target.single) return missing();
+    throw error;
+  }
+}
+
+function textOf(result: ReadResult | Buffer): string {
+  if (Buffer.isBuffer(result)) return result.toString('utf8');
+  const text = result.body.toString('utf8');
+  result.release?.();
+  return text;
+}
