@@ -22,6 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(args
   webhooks: { summary: 'see and replay webhook deliveries (list | deliveries [--target NAME] [--state S] | retry <id>)', load: () => import('./cli/webhooks.js') },
   openapi: { summary: 'print the OpenAPI 3.1 document of a role ([--root DIR] [--role R] [--out FILE])', load: () => import('./cli/openapi.js') },
   types: { summary: 'write TypeScript types of the API\'s responses ([--root DIR] [--out FILE])', load: () => import('./cli/types.js') },
+  'graphql-schema': { summary: 'print the GraphQL schema (SDL) Strapi\'s GraphQL plugin generates ([--root DIR] [--out FILE])', load: () => import('./cli/graphql-schema.js') },
   'import-strapi': { summary: 'convert a Strapi v4 app\'s schema.json files to YAML (<app-dir> [--out DIR])', load: () => import('./cli/import-strapi.js') },
 };
 

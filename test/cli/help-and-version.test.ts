@@ -27,6 +27,7 @@ const FLAGS: Record<string, string[]> = {
   copy: ['from', 'to', 'root'],
   explain: ['root', 'dialect', 'role', 'prefix'],
   types: ['root', 'out'],
+  'graphql-schema': ['root', 'out'],
   openapi: ['root', 'role', 'prefix', 'out'],
 };
 

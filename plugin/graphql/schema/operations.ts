@@ -34,6 +34,7 @@ export type RootFields = Map<string, { readonly spec: FieldSpec; readonly uid: s
 type Args = Record<string, string | InputSpec>;
 
 function add(fields: RootFields, name: string, model: SchemaModel, action: OperationAction, type: string, args: Args): void {
+  if (fields.has(name)) throw new Error(`two GraphQL root fields would be named ${name} (${fields.get(name)!.uid} and ${model.uid})`);
   const localized: Args = model.localized ? { locale: 'I18NLocaleCode' } : {};
   fields.set(name, { spec: { type, args: { ...args, ...localized } }, uid: model.uid, action, single: model.kind === 'singleType' });
 }

@@ -16,9 +16,16 @@ export function addEnums(build: SchemaBuild, model: SchemaModel): void {
   for (const attribute of shownAttributes(model)) {
     if (attribute.kind !== 'scalar' || attribute.type !== 'enumeration') continue;
     const values: Record<string, { value: string }> = {};
-    for (const value of attribute.enum ?? []) values[enumValueName(value)] = { value };
+    for (const value of attribute.enum ?? []) values[enumValue(model, attribute.name, value)] = { value };
     build.table.add(new GraphQLEnumType({ name: enumName(model, attribute.name), values }));
   }
+}
+
+/** A value's GraphQL name; a name GraphQL refuses (`10_items`) makes a schema Strapi cannot serve either. */
+function enumValue(model: SchemaModel, attribute: string, value: string): string {
+  const name = enumValueName(value);
+  if (/^[_A-Za-z][_A-Za-z0-9]*$/.test(name) && !['true', 'false', 'null'].includes(name)) return name;
+  throw new Error(`${model.uid}.${attribute}: the enumeration value "${value}" is "${name}" in GraphQL, which is not a valid GraphQL enum value (Strapi's GraphQL plugin fails on it too)`);
 }
 
 /** The union and input scalar of every dynamic zone of the model. */
