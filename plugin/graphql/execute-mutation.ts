@@ -76,7 +76,7 @@ async function runField(service: MutationService, context: TranslateContext, nod
   const locale = typeof args.locale === 'string' ? `locale=${encodeURIComponent(args.locale)}` : '';
   const request: WriteRequest = {
     model,
-    id: target.single ? null : entryId(args.id),
+    id: target.single || target.action === 'create' ? null : entryId(args.id),
     querystring: locale,
     role: who.role,
     caller: who.caller,
@@ -94,7 +94,7 @@ async function runField(service: MutationService, context: TranslateContext, nod
 /** The write a mutation stands for; an update or a delete of no entry answers as an entry that is not there. */
 async function write(service: MutationService, model: Model, target: OperationTarget, args: Record<string, unknown>, request: WriteRequest): Promise<ReadResult | Buffer> {
   const { engine } = service;
-  const data = () => mutationData(model, args.data, request.id === null && target.action === 'create', service.componentOfType);
+  const data = () => mutationData(model, args.data, target.action === 'create', service.componentOfType);
   const missing = () => request.answer!(engine, 0);
   const withId = { ...request, id: request.id ?? 0 };
   try {
