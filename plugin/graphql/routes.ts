@@ -7,6 +7,8 @@ import type { Context, Middleware, Next } from 'koa';
 import { resolveCaller, type RoleResolver } from '../access/role.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { ExecutionStats } from '../sql/execute.js';
+import { ApiError, ServiceUnavailableError } from '../errors.js';
+import { graphqlError } from './errors.js';
 import { answerGraphql, type GraphqlAnswer, type GraphqlParams, type GraphqlService } from './request.js';
 
 export interface GraphqlRouteOptions {
@@ -22,8 +24,23 @@ export interface GraphqlRouteOptions {
 }
 
 export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOptions): Middleware {
+  const serve = serveGraphql(service, options);
   return async (ctx: Context, next: Next) => {
     if (ctx.path !== options.endpoint) return next();
+    try {
+      await serve(ctx);
+    } catch (error) {
+      // What stops a whole request (a bad body, a refusal for cost, a deadline): its status, and the error as GraphQL words it.
+      const exposed = error instanceof ApiError && error.expose;
+      if (!exposed) ctx.app.emit('error', error, ctx);
+      if (exposed && error instanceof ServiceUnavailableError && error.retryAfter !== null) ctx.set('Retry-After', String(error.retryAfter));
+      send(ctx, { status: exposed ? error.status : 500, body: { errors: [graphqlError(error, null, null)] } });
+    }
+  };
+}
+
+function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (ctx: Context) => Promise<void> {
+  return async (ctx: Context) => {
     if (ctx.method !== 'GET' && ctx.method !== 'POST') {
       ctx.set('Allow', 'GET, POST');
       return send(ctx, { status: 405, body: { errors: [{ message: 'GraphQL is served by GET and POST', extensions: { code: 'BAD_REQUEST' } }] } });
