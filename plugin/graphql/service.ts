@@ -23,8 +23,10 @@ export interface GraphqlOptions {
   defaultLimit?: number;
   /** Largest page size (default -1: none, as Strapi's; the response budget still bounds what a list costs). */
   maxLimit?: number;
-  /** Most operations in one batched request (default 10). */
+  /** Most entries any list of an answer holds, root or nested (Strapi's docs: the items a response returns); default none. */
   amountLimit?: number;
+  /** Most operations in one batched request (default 10). */
+  batchLimit?: number;
   /** Whether introspection is answered (default: unless NODE_ENV is production, as Apollo Server decides). */
   introspection?: boolean;
 }
@@ -42,7 +44,8 @@ export interface GraphqlDoorSettings {
 export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
   const options = option === true ? {} : option;
   const { schema, targets } = generateGraphQL(engine.registry, { shadowCRUD: options.shadowCRUD });
-  const maxLimit = options.maxLimit === undefined || options.maxLimit < 0 ? Number.MAX_SAFE_INTEGER : options.maxLimit;
+  const bound = (limit: number | undefined) => (limit === undefined || limit < 0 ? Number.MAX_SAFE_INTEGER : limit);
+  const maxLimit = Math.min(bound(options.maxLimit), bound(options.amountLimit));
   const service: GraphqlService = {
     engine,
     schema,
@@ -57,7 +60,7 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
     depthLimit: options.depthLimit ?? MAX_POPULATE_DEPTH,
     introspection: options.introspection ?? process.env.NODE_ENV !== 'production',
   };
-  return graphqlRoutes(service, { endpoint: options.endpoint ?? '/graphql', maxBatch: options.amountLimit ?? 10, ...settings });
+  return graphqlRoutes(service, { endpoint: options.endpoint ?? '/graphql', maxBatch: options.batchLimit ?? 10, ...settings });
 }
 
 /** The content a Query field reads: lists and entries of the registry's types (single types: their entry). */
