@@ -15,7 +15,7 @@
  * 5,472, 29.9 M pixels, noise: about 20 MB), which is processed in full: the memory of the
  * largest image work the defaults allow. Linux only (it reads /proc).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';

@@ -381,6 +381,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const statsByRequest = new WeakMap<Context, ExecutionStats>();
   const logger = options.logger;
   const reportHookError = logger ? (error: unknown) => logger.error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined;
+  const endUsers = users && userStore ? new EndUsers(users, userStore, engine.now) : undefined;
   const router = createRouter(engine, {
     prefix,
     serverTiming: options.serverTiming === true,
@@ -393,7 +394,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     cacheControl,
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    users: users && userStore ? new EndUsers(users, userStore, engine.now) : undefined,
+    users: endUsers,
     reportHookError,
     upload: mediaLibrary ?? undefined,
   });
@@ -418,6 +419,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
         maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
         serverTiming: options.serverTiming === true,
         reportHookError,
+        users: endUsers,
       })
     : null;
   const doors = graphql ? compose([graphql, apiRoutes]) : apiRoutes;

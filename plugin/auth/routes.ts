@@ -6,7 +6,6 @@
  */
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { readLoginTokens } from '../access/role.js';
 import { ForbiddenError, RateLimitError, UnauthorizedError } from '../errors.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { WriteEngine } from '../write/write.js';
@@ -15,6 +14,7 @@ import type { EndUsers } from './end-users.js';
 import { looksLikeJwt } from './jwt.js';
 import { AttemptCounter } from './rate-limit.js';
 import { registerUser } from './register.js';
+import { acceptLoginTokens } from './login-tokens.js';
 
 export interface UserRouteOptions {
   readonly maxBodyBytes: number;
@@ -30,7 +30,7 @@ function bearerOf(ctx: Context): string | null {
 
 export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUsers, options: UserRouteOptions): void {
   router.use((ctx: Context, next: Next) => {
-    readLoginTokens(ctx, (token) => (looksLikeJwt(token) ? users.callerOf(token) : Promise.resolve(null)));
+    acceptLoginTokens(ctx, users);
     return next();
   });
   const rate = users.config.rateLimit;

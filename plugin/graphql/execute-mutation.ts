@@ -6,7 +6,9 @@
  * `data: null`. Each answer is the written entry read back by one statement, shaped by the field's
  * selection; a field that fails answers `null` with its error, and the next one still runs.
  */
-import type { FieldNode, OperationDefinitionNode } from 'graphql';
+import { OperationTypeNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import type { EndUsers } from '../auth/end-users.js';
+import { ACCOUNT_FIELDS, answerAccountField } from './account-fields.js';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { grantsFor } from '../access/permissions.js';
 import { NotFoundError } from '../errors.js';
@@ -28,6 +30,7 @@ import { entryId, translateWrittenEntry, type TranslateContext } from './transla
 
 export interface MutationService {
   readonly engine: WriteEngine;
+  readonly users?: EndUsers;
   readonly mutations: ReadonlyMap<string, OperationTarget>;
   /** The component uid of a zone member's GraphQL type (`ComponentSharedQuote` → `shared.quote`). */
   readonly componentOfType: (typeName: string) => string | undefined;
@@ -44,8 +47,11 @@ export async function executeMutation(
   const members: string[] = [];
   for (const [key, nodes] of collectFields(context, 'Mutation', [operation.selectionSet])) {
     let value = 'null';
+    const name = nodes[0].name.value;
     try {
-      value = nodes[0].name.value === '__typename' ? '"Mutation"' : await runField(service, context, nodes, who, stats);
+      if (name === '__typename') value = '"Mutation"';
+      else if (ACCOUNT_FIELDS.has(name)) value = await answerAccountField(context, service.engine, service.users, OperationTypeNode.MUTATION, nodes, who);
+      else value = await runField(service, context, nodes, who, stats);
     } catch (error) {
       errors.push(graphqlError(error, nodes[0], [key]));
     }

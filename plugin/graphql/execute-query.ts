@@ -5,29 +5,26 @@
  * argument, a forbidden type) answers `null` with its error, as a resolver's error does in Strapi;
  * the others are still answered.
  */
-import type { FieldNode, OperationDefinitionNode } from 'graphql';
+import { OperationTypeNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import type { EndUsers } from '../auth/end-users.js';
+import type { WriteEngine } from '../write/write.js';
+import { ACCOUNT_FIELDS, answerAccountField } from './account-fields.js';
 import { authorize } from '../access/authorize.js';
 import { grantsFor } from '../access/permissions.js';
-import type { AccessRules } from '../access/rules.js';
 import { ForbiddenError } from '../errors.js';
-import type { CallerValues } from '../query/caller-variable.js';
 import type { RootQuery } from '../query/tree.js';
 import { bindCallerValues } from '../sql/caller-values.js';
 import { compileOperation, type OperationField } from '../sql/compile-operation.js';
 import { estimateRequest } from '../sql/estimate.js';
 import type { ExecutionStats } from '../sql/execute.js';
-import type { ReadEngine } from '../read.js';
 import { checkOperationSize } from '../response-budget.js';
-import { collectFields, type OperationContext } from './collect-fields.js';
+import { collectFields } from './collect-fields.js';
+import type { GraphqlCaller } from './request.js';
 import { graphqlError, type GraphqlErrorJson } from './errors.js';
 import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
 
-export interface QueryRequest {
+export interface QueryRequest extends GraphqlCaller {
   readonly operation: OperationDefinitionNode;
-  readonly role: string;
-  readonly caller: CallerValues;
-  readonly rules: AccessRules;
-  readonly deadline: number;
 }
 
 export interface QueryResult {
@@ -42,20 +39,28 @@ export type QueryTargets = (fieldName: string) => RootTarget | null;
 /** A body estimated at more than this many times the budget is refused without running (as read.ts does). */
 const REFUSE_OVER_BUDGET = 4;
 
-export async function executeQuery(
-  engine: ReadEngine,
-  context: Omit<TranslateContext, keyof OperationContext> & OperationContext,
-  targets: QueryTargets,
-  request: QueryRequest,
-): Promise<QueryResult> {
+/** What a query needs of the door: the engine, where Query fields read, and the end users for `me`. */
+export interface QueryService {
+  readonly engine: WriteEngine;
+  readonly targets: QueryTargets;
+  readonly users?: EndUsers;
+}
+
+export async function executeQuery(service: QueryService, context: TranslateContext, request: QueryRequest): Promise<QueryResult> {
+  const { engine } = service;
   const grants = grantsFor(request.rules.permissions, request.role);
   const errors: GraphqlErrorJson[] = [];
   const fields: OperationField[] = [];
   const roots: RootQuery[] = [];
   for (const [key, nodes] of collectFields(context, 'Query', [request.operation.selectionSet])) {
-    const root = rootField(context, targets, grants, key, nodes, errors);
-    if (root) roots.push(root);
-    fields.push({ key, root, ...(nodes[0].name.value === '__typename' ? { constant: 'Query' } : {}) });
+    const name = nodes[0].name.value;
+    if (name === '__typename') fields.push({ key, root: null, json: '"Query"' });
+    else if (ACCOUNT_FIELDS.has(name)) fields.push({ key, root: null, json: await accountJson(service, context, nodes, key, request, errors) });
+    else {
+      const root = rootField(context, service.targets, grants, key, nodes, errors);
+      if (root) roots.push(root);
+      fields.push({ key, root });
+    }
   }
   refuseOverBudget(engine, roots);
   const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
@@ -81,9 +86,7 @@ function rootField(
   nodes: readonly FieldNode[],
   errors: GraphqlErrorJson[],
 ): RootQuery | null {
-  const name = nodes[0].name.value;
-  if (name === '__typename') return null;
-  const target = targets(name);
+  const target = targets(nodes[0].name.value);
   try {
     if (!target) throw new ForbiddenError();
     // The field's permission comes first, as the plugin's auth scope runs before its resolver.
@@ -95,8 +98,18 @@ function rootField(
   }
 }
 
+/** An account field's JSON text (`me`), or null with its error recorded. */
+async function accountJson(service: QueryService, context: TranslateContext, nodes: readonly FieldNode[], key: string, request: QueryRequest, errors: GraphqlErrorJson[]): Promise<string> {
+  try {
+    return await answerAccountField(context, service.engine, service.users, OperationTypeNode.QUERY, nodes, request);
+  } catch (error) {
+    errors.push(graphqlError(error, nodes[0], [key]));
+    return 'null';
+  }
+}
+
 /** The operation's estimated body, over its roots, against the response budget. */
-function refuseOverBudget(engine: ReadEngine, roots: readonly RootQuery[]): void {
+function refuseOverBudget(engine: WriteEngine, roots: readonly RootQuery[]): void {
   const statistics = engine.statistics;
   if (!statistics || !statistics.ready) return;
   let bytes = 0;

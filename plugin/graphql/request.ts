@@ -25,14 +25,13 @@ import type { HookRequest } from '../write/lifecycles.js';
 import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
-import { executeQuery, type QueryTargets } from './execute-query.js';
+import { executeQuery, type QueryService } from './execute-query.js';
 import { executeMutation, type MutationService } from './execute-mutation.js';
 
 /** What the door serves: the schema, where its Query fields read, and its settings. */
-export interface GraphqlService extends MutationService {
+export interface GraphqlService extends MutationService, QueryService {
   readonly engine: WriteEngine;
   readonly schema: GraphQLSchema;
-  readonly targets: QueryTargets;
   /** The GraphQL object type of a component, by the component's uid. */
   readonly componentTypeName: (uid: string) => string;
   readonly limits: QueryLimits;
@@ -105,7 +104,7 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
     componentTypeName: service.componentTypeName,
   };
   if (operation.operation === 'mutation') return { status: 200, ...(await executeMutation(service, context, operation, who)) };
-  const result = await executeQuery(service.engine, context, service.targets, { operation, ...who });
+  const result = await executeQuery(service, context, { operation, ...who });
   return { status: 200, body: result.body, stats: result.stats, ...(result.release ? { release: result.release } : {}) };
 }
 

@@ -9,6 +9,8 @@ import { readJsonBody } from '../http/read-body.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { ApiError, ServiceUnavailableError } from '../errors.js';
 import { graphqlError } from './errors.js';
+import type { EndUsers } from '../auth/end-users.js';
+import { acceptLoginTokens } from '../auth/login-tokens.js';
 import { answerGraphql, type GraphqlAnswer, type GraphqlParams, type GraphqlService } from './request.js';
 
 export interface GraphqlRouteOptions {
@@ -21,6 +23,7 @@ export interface GraphqlRouteOptions {
   readonly maxBatch: number;
   readonly serverTiming: boolean;
   readonly reportHookError?: (error: unknown) => void;
+  readonly users?: EndUsers;
 }
 
 export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOptions): Middleware {
@@ -47,6 +50,7 @@ function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (c
     }
     const deadline = Date.now() + options.timeout;
     const rules = service.engine.rules();
+    if (options.users) acceptLoginTokens(ctx, options.users);
     const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
     const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
     const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline, hooks };

@@ -5,6 +5,7 @@
 import type { Middleware } from 'koa';
 import type { RoleResolver } from '../access/role.js';
 import type { WriteEngine } from '../write/write.js';
+import type { EndUsers } from '../auth/end-users.js';
 import { MAX_POPULATE_DEPTH } from '../query/parse-populate.js';
 import { generateGraphQL } from './schema/schema.js';
 import type { GraphQLTargets } from './schema/targets.js';
@@ -39,6 +40,8 @@ export interface GraphqlDoorSettings {
   readonly serverTiming: boolean;
   /** Where a lifecycle hook's failure after commit goes (default: the app's 'error' event). */
   readonly reportHookError?: (error: unknown) => void;
+  /** End users (the `users` option): their login tokens are read, and `login`, `register` and `me` answered. */
+  readonly users?: EndUsers;
 }
 
 export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
@@ -52,6 +55,7 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
     targets: queryTargets(engine, targets),
     componentTypeName: componentTypeNames(targets),
     mutations: targets.mutations,
+    ...(settings.users ? { users: settings.users } : {}),
     componentOfType: (name) => {
       const target = targets.types.get(name);
       return target?.kind === 'component' ? target.uid : undefined;

@@ -17,8 +17,8 @@ export interface OperationField {
   readonly key: string;
   /** The field's authorized tree, with its shape; null for a field answered `null` (its error is in `head`). */
   readonly root: RootQuery | null;
-  /** A field answered by a constant string instead (`__typename`). */
-  readonly constant?: string;
+  /** A field answered by this JSON text instead, computed before the statement (`__typename`, `me`). */
+  readonly json?: string;
 }
 
 /**
@@ -28,7 +28,7 @@ export interface OperationField {
 export function compileOperation(dialect: Dialect, head: string, fields: readonly OperationField[]): Statement {
   const context = new CompileContext(dialect);
   const members = fields.map((field, index) => {
-    const value = field.root ? fieldText(context, field.root) : literal(field.constant === undefined ? 'null' : JSON.stringify(field.constant));
+    const value = field.root ? fieldText(context, field.root) : context.dialect.castText(context.parameter(field.json ?? 'null'));
     return `${literal(`${index ? ',' : ''}"${field.key}":`)} || ${value}`;
   });
   const open = dialect.castText(context.parameter(`{${head}"data":{`));

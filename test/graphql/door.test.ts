@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { tokenHash } from '../../plugin/access/tokens.js';
-import { serveApi, serveFixture, statementsOf, type ServedApi } from '../support/api.js';
+import { serveApi, serveFixture, type ServedApi } from '../support/api.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { freshFixture, type FreshFixture } from '../writes/support/fixture.js';
 
