@@ -420,6 +420,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
         serverTiming: options.serverTiming === true,
         reportHookError,
         users: endUsers,
+        upload: mediaLibrary ?? undefined,
       })
     : null;
   const doors = graphql ? compose([graphql, apiRoutes]) : apiRoutes;

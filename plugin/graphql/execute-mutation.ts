@@ -9,6 +9,8 @@
 import { OperationTypeNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { EndUsers } from '../auth/end-users.js';
 import { ACCOUNT_FIELDS, answerAccountField } from './account-fields.js';
+import { answerUploadField, UPLOAD_ACTIONS } from './upload-fields.js';
+import type { MediaLibrary } from '../upload/media-library.js';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { grantsFor } from '../access/permissions.js';
 import { NotFoundError } from '../errors.js';
@@ -31,6 +33,8 @@ import { entryId, translateWrittenEntry, type TranslateContext } from './transla
 export interface MutationService {
   readonly engine: WriteEngine;
   readonly users?: EndUsers;
+  /** The media library, for the upload mutations. */
+  readonly library?: MediaLibrary;
   readonly mutations: ReadonlyMap<string, OperationTarget>;
   /** The component uid of a zone member's GraphQL type (`ComponentSharedQuote` → `shared.quote`). */
   readonly componentOfType: (typeName: string) => string | undefined;
@@ -79,6 +83,11 @@ async function runField(service: MutationService, context: TranslateContext, nod
     checkOperationSize(body.size, reader.maxResponseBytes);
     return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
   };
+  if (UPLOAD_ACTIONS.has(target.action)) {
+    const value = await answerUploadField({ engine, library: service.library, action: target.action, args, who, answer, nodes });
+    engine.statistics?.written();
+    return value;
+  }
   const locale = typeof args.locale === 'string' ? `locale=${encodeURIComponent(args.locale)}` : '';
   const request: WriteRequest = {
     model,

@@ -7,11 +7,15 @@ import type { Context, Middleware, Next } from 'koa';
 import { resolveCaller, type RoleResolver } from '../access/role.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { ExecutionStats } from '../sql/execute.js';
-import { ApiError, ServiceUnavailableError } from '../errors.js';
+import { rm } from 'node:fs/promises';
+import { ApiError, ServiceUnavailableError, ValidationError } from '../errors.js';
+import type { MediaLibrary } from '../upload/media-library.js';
+import { makeReceivingFolder } from '../upload/receiving-folder.js';
+import { readMultipartRequest } from './multipart-request.js';
 import { graphqlError } from './errors.js';
 import type { EndUsers } from '../auth/end-users.js';
 import { acceptLoginTokens } from '../auth/login-tokens.js';
-import { answerGraphql, type GraphqlAnswer, type GraphqlParams, type GraphqlService } from './request.js';
+import { answerGraphql, type GraphqlAnswer, type GraphqlCaller, type GraphqlParams, type GraphqlService } from './request.js';
 
 export interface GraphqlRouteOptions {
   readonly endpoint: string;
@@ -24,6 +28,8 @@ export interface GraphqlRouteOptions {
   readonly serverTiming: boolean;
   readonly reportHookError?: (error: unknown) => void;
   readonly users?: EndUsers;
+  /** The media library, for the upload mutations' files. */
+  readonly upload?: MediaLibrary;
 }
 
 export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOptions): Middleware {
@@ -59,19 +65,35 @@ function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (c
       const query = ctx.query;
       return send(ctx, await answerGraphql(service, { query: query.query, variables: query.variables, operationName: query.operationName }, 'GET', who), options);
     }
-    const body = await readJsonBody(ctx, options.maxBodyBytes);
-    if (!Array.isArray(body)) return send(ctx, await answerGraphql(service, paramsOf(body), 'POST', who), options);
-    if (body.length > options.maxBatch) {
-      return send(ctx, { status: 400, body: { errors: [{ message: `A batch holds at most ${options.maxBatch} operations`, extensions: { code: 'BAD_REQUEST' } }] } });
-    }
-    // A batch's operations run in turn, so that one caller's batch takes one statement slot at a time.
-    const answers: GraphqlAnswer[] = [];
-    for (const item of body) answers.push(await answerGraphql(service, paramsOf(item), 'POST', who));
-    const parts = answers.map((answer) => (Buffer.isBuffer(answer.body) ? answer.body : Buffer.from(JSON.stringify(answer.body))));
-    for (const answer of answers) answer.release?.();
-    const stats = answers.reduce<ExecutionStats>((sum, answer) => ({ statements: sum.statements + (answer.stats?.statements ?? 0), milliseconds: sum.milliseconds + (answer.stats?.milliseconds ?? 0) }), { statements: 0, milliseconds: 0 });
-    send(ctx, { status: 200, body: Buffer.concat([Buffer.from('['), ...parts.flatMap((part, index) => (index ? [Buffer.from(','), part] : [part])), Buffer.from(']')]), stats }, options);
+    if (ctx.is('multipart')) return withFiles(ctx, options.upload, async (body) => answerBody(ctx, service, options, who, body));
+    return answerBody(ctx, service, options, who, await readJsonBody(ctx, options.maxBodyBytes));
   };
+}
+
+/** A multipart request's files live in a folder of their own until its answer is sent. */
+async function withFiles(ctx: Context, library: MediaLibrary | undefined, answer: (body: unknown) => Promise<void>): Promise<void> {
+  if (!library) throw new ValidationError('', 'Invalid body; files need the media library');
+  const folder = await makeReceivingFolder();
+  try {
+    await answer(await readMultipartRequest(ctx, library, folder));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** One operation's answer, or a batch's answers in one array. */
+async function answerBody(ctx: Context, service: GraphqlService, options: GraphqlRouteOptions, who: GraphqlCaller, body: unknown): Promise<void> {
+  if (!Array.isArray(body)) return send(ctx, await answerGraphql(service, paramsOf(body), 'POST', who), options);
+  if (body.length > options.maxBatch) {
+    return send(ctx, { status: 400, body: { errors: [{ message: `A batch holds at most ${options.maxBatch} operations`, extensions: { code: 'BAD_REQUEST' } }] } });
+  }
+  // A batch's operations run in turn, so that one caller's batch takes one statement slot at a time.
+  const answers: GraphqlAnswer[] = [];
+  for (const item of body) answers.push(await answerGraphql(service, paramsOf(item), 'POST', who));
+  const parts = answers.map((answer) => Buffer.from(Buffer.isBuffer(answer.body) ? answer.body : JSON.stringify(answer.body)));
+  for (const answer of answers) answer.release?.();
+  const stats = answers.reduce<ExecutionStats>((sum, answer) => ({ statements: sum.statements + (answer.stats?.statements ?? 0), milliseconds: sum.milliseconds + (answer.stats?.milliseconds ?? 0) }), { statements: 0, milliseconds: 0 });
+  send(ctx, { status: 200, body: Buffer.concat([Buffer.from('['), ...parts.flatMap((part, index) => (index ? [Buffer.from(','), part] : [part])), Buffer.from(']')]), stats }, options);
 }
 
 function paramsOf(body: unknown): GraphqlParams {

@@ -6,6 +6,7 @@ import type { Middleware } from 'koa';
 import type { RoleResolver } from '../access/role.js';
 import type { WriteEngine } from '../write/write.js';
 import type { EndUsers } from '../auth/end-users.js';
+import type { MediaLibrary } from '../upload/media-library.js';
 import { MAX_POPULATE_DEPTH } from '../query/parse-populate.js';
 import { generateGraphQL } from './schema/schema.js';
 import type { GraphQLTargets } from './schema/targets.js';
@@ -42,6 +43,8 @@ export interface GraphqlDoorSettings {
   readonly reportHookError?: (error: unknown) => void;
   /** End users (the `users` option): their login tokens are read, and `login`, `register` and `me` answered. */
   readonly users?: EndUsers;
+  /** The media library (the `upload` option), for the upload mutations. */
+  readonly upload?: MediaLibrary;
 }
 
 export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
@@ -56,6 +59,7 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
     componentTypeName: componentTypeNames(targets),
     mutations: targets.mutations,
     ...(settings.users ? { users: settings.users } : {}),
+    ...(settings.upload ? { library: settings.upload } : {}),
     componentOfType: (name) => {
       const target = targets.types.get(name);
       return target?.kind === 'component' ? target.uid : undefined;

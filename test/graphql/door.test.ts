@@ -26,7 +26,7 @@ roles:
   editor:
     article: [find, findOne, preview, create, update, delete]
     category: [find, findOne, create, update, delete]
-    file: [find]
+    file: [find, findOne, upload, destroy]
 tokens:
   - { name: member, role: member, hash: "${tokenHash(MEMBER_TOKEN, 'graphql-suite-salt-1')}" }
   - { name: editor, role: editor, hash: "${tokenHash(EDITOR_TOKEN, 'graphql-suite-salt-2')}" }
@@ -163,6 +163,27 @@ for (const kind of testDatabaseKinds()) {
       const deleted = await ask(served, `mutation { deleteArticle(id: "${id}") { data { id } } }`, { token: EDITOR_TOKEN });
       expect(deleted.body.data).to.deep.equal({ deleteArticle: { data: { id } } });
       expect((await ask(served, `{ article(id: "${id}") { data { id } } }`)).body.data).to.deep.equal({ article: { data: null } });
+    });
+
+    it('uploads files by the multipart request spec, attached to an entry, and removes them', async () => {
+      const query = 'mutation($files: [Upload]!) { multipleUpload(files: $files, ref: "api::article.article", refId: "2", field: "gallery") { data { id attributes { name mime } } } }';
+      const response = await served.request
+        .post('/graphql')
+        .set('Authorization', `Bearer ${EDITOR_TOKEN}`)
+        .field('operations', JSON.stringify({ query, variables: { files: [null, null] } }))
+        .field('map', JSON.stringify({ 0: ['variables.files.0'], 1: ['variables.files.1'] }))
+        .attach('0', Buffer.from('first file'), 'first.txt')
+        .attach('1', Buffer.from('second file'), 'second.txt');
+      expect(response.status).to.equal(200);
+      const uploaded = (response.body.data.multipleUpload as { data: { id: string; attributes: { name: string; mime: string } } }[]).map((file) => file.data);
+      expect(uploaded.map((file) => file.attributes)).to.deep.equal([{ name: 'first.txt', mime: 'text/plain' }, { name: 'second.txt', mime: 'text/plain' }]);
+      const gallery = await ask(served, '{ article(id: "2") { data { attributes { gallery(pagination: { limit: 100 }) { data { id } } } } } }');
+      const ids = (gallery.body.data as { article: { data: { attributes: { gallery: { data: { id: string }[] } } } } }).article.data.attributes.gallery.data.map((file) => file.id);
+      expect(ids).to.include.members(uploaded.map((file) => file.id));
+      const removed = await ask(served, `mutation { removeFile(id: "${uploaded[0].id}") { data { id } } }`, { token: EDITOR_TOKEN });
+      expect(removed.body.data).to.deep.equal({ removeFile: { data: { id: uploaded[0].id } } });
+      const refused = await ask(served, `mutation { removeFile(id: "${uploaded[1].id}") { data { id } } }`, { token: MEMBER_TOKEN });
+      expect(refused.body.errors![0].extensions.code).to.equal('FORBIDDEN');
     });
 
     it('answers a batch of operations in one array', async () => {
