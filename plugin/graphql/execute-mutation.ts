@@ -79,8 +79,10 @@ async function runField(service: MutationService, context: TranslateContext, nod
     const tree = authorizeWritten(grants, model, translateWrittenEntry(context, model, id, field, nodes));
     const statement = compileFieldValue(reader.executor.dialect, tree);
     const bound = { ...statement, values: bindCallerValues(statement.values, who.caller) };
-    const body = await reader.executor.body(bound, stats, who.deadline, reader.maxResponseBytes, { caller: who.caller.key });
-    checkOperationSize(body.size, reader.maxResponseBytes);
+    const maxBytes = who.budget.remaining;
+    const body = await reader.executor.body(bound, stats, who.deadline, maxBytes, { caller: who.caller.key });
+    who.budget.remaining -= body.size;
+    checkOperationSize(body.size, maxBytes);
     return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
   };
   if (UPLOAD_ACTIONS.has(target.action)) {

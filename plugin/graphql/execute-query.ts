@@ -62,14 +62,18 @@ export async function executeQuery(service: QueryService, context: TranslateCont
       fields.push({ key, root });
     }
   }
-  refuseOverBudget(engine, roots);
+  const maxBytes = request.budget.remaining;
+  // A batch whose earlier operations spent the budget runs no more.
+  if (maxBytes <= 0) checkOperationSize(engine.maxResponseBytes + 1, engine.maxResponseBytes);
+  refuseOverBudget(engine, roots, maxBytes);
   const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
   const statement = compileOperation(engine.executor.dialect, head, fields);
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const bound = { ...statement, values: bindCallerValues(statement.values, request.caller) };
-  const body = await engine.executor.body(bound, stats, request.deadline, engine.maxResponseBytes, { caller: request.caller.key });
+  const body = await engine.executor.body(bound, stats, request.deadline, maxBytes, { caller: request.caller.key });
+  request.budget.remaining -= body.size;
   try {
-    checkOperationSize(body.size, engine.maxResponseBytes);
+    checkOperationSize(body.size, maxBytes);
   } catch (error) {
     body.release?.();
     throw error;
@@ -108,11 +112,11 @@ async function accountJson(service: QueryService, context: TranslateContext, nod
   }
 }
 
-/** The operation's estimated body, over its roots, against the response budget. */
-function refuseOverBudget(engine: WriteEngine, roots: readonly RootQuery[]): void {
+/** The operation's estimated body, over its roots, against the response budget left. */
+function refuseOverBudget(engine: WriteEngine, roots: readonly RootQuery[], maxBytes: number): void {
   const statistics = engine.statistics;
   if (!statistics || !statistics.ready) return;
   let bytes = 0;
   for (const root of roots) bytes += estimateRequest(root, statistics)?.bytes ?? 0;
-  if (bytes > REFUSE_OVER_BUDGET * engine.maxResponseBytes) checkOperationSize(bytes, engine.maxResponseBytes, true);
+  if (bytes > REFUSE_OVER_BUDGET * maxBytes) checkOperationSize(bytes, maxBytes, true);
 }

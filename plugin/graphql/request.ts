@@ -52,6 +52,13 @@ export interface GraphqlCaller {
   readonly deadline: number;
   /** The request's side of the lifecycle hooks of its writes. */
   readonly hooks?: HookRequest;
+  /** The response budget left to the request: the operations of a batch share one. */
+  readonly budget: ResponseBudget;
+}
+
+/** Bytes a request's answers may still take (the `maxResponseBytes` of the whole request). */
+export interface ResponseBudget {
+  remaining: number;
 }
 
 export interface GraphqlAnswer {

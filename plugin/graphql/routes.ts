@@ -59,7 +59,8 @@ function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (c
     if (options.users) acceptLoginTokens(ctx, options.users);
     const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
     const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
-    const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline, hooks };
+    const budget = { remaining: service.engine.maxResponseBytes };
+    const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline, hooks, budget };
     ctx.vary('Authorization');
     if (ctx.method === 'GET') {
       const query = ctx.query;
