@@ -1,13 +1,17 @@
 /**
  * The GraphQL door on Koa: `POST <endpoint>` (one operation, or a JSON array of them as Apollo
- * batches them) and `GET <endpoint>?query=…` (queries only). The caller is resolved as on REST,
+ * batches them, or a multipart request with files) and `GET <endpoint>?query=…` (queries only); a
+ * browser's `GET` without a query gets a page to send operations from, where introspection is on. The caller is resolved as on REST,
  * so roles, API tokens, login tokens and row rules hold alike.
  */
 import type { Context, Middleware, Next } from 'koa';
 import { resolveCaller, type RoleResolver } from '../access/role.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { ExecutionStats } from '../sql/execute.js';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findPackageRoot } from '../schema/schema-files.js';
 import { ApiError, ServiceUnavailableError, ValidationError } from '../errors.js';
 import type { MediaLibrary } from '../upload/media-library.js';
 import { makeReceivingFolder } from '../upload/receiving-folder.js';
@@ -64,6 +68,12 @@ function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (c
     ctx.vary('Authorization');
     if (ctx.method === 'GET') {
       const query = ctx.query;
+      // A browser opening the endpoint in development gets the page that sends operations to it.
+      if (query.query === undefined && service.introspection && ctx.accepts('json', 'html') === 'html') {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = playgroundPage();
+        return;
+      }
       return send(ctx, await answerGraphql(service, { query: query.query, variables: query.variables, operationName: query.operationName }, 'GET', who), options);
     }
     if (ctx.is('multipart')) return withFiles(ctx, options.upload, async (body) => answerBody(ctx, service, options, who, body));
@@ -95,6 +105,13 @@ async function answerBody(ctx: Context, service: GraphqlService, options: Graphq
   for (const answer of answers) answer.release?.();
   const stats = answers.reduce<ExecutionStats>((sum, answer) => ({ statements: sum.statements + (answer.stats?.statements ?? 0), milliseconds: sum.milliseconds + (answer.stats?.milliseconds ?? 0) }), { statements: 0, milliseconds: 0 });
   send(ctx, { status: 200, body: Buffer.concat([Buffer.from('['), ...parts.flatMap((part, index) => (index ? [Buffer.from(','), part] : [part])), Buffer.from(']')]), stats }, options);
+}
+
+let page: string | undefined;
+
+/** The page is shipped beside the sources (tsc does not copy HTML to dist). */
+function playgroundPage(): string {
+  return (page ??= readFileSync(join(findPackageRoot(), 'plugin', 'graphql', 'playground.html'), 'utf8'));
 }
 
 function paramsOf(body: unknown): GraphqlParams {

@@ -186,6 +186,20 @@ for (const kind of testDatabaseKinds()) {
       expect(refused.body.errors![0].extensions.code).to.equal('FORBIDDEN');
     });
 
+    it('serves a page to a browser, and introspection only where it is on', async () => {
+      const page = await served.request.get('/graphql').set('Accept', 'text/html');
+      expect([page.status, page.type]).to.deep.equal([200, 'text/html']);
+      expect((await ask(served, '{ __schema { queryType { name } } }')).body.data).to.deep.equal({ __schema: { queryType: { name: 'Query' } } });
+      const closed = await serveApi({ root: fixture.root, database: fixture.url, sync: false, graphql: { introspection: false } });
+      try {
+        const refused = await ask(closed, '{ __schema { queryType { name } } }');
+        expect([refused.status, refused.body.errors![0].extensions.code]).to.deep.equal([400, 'GRAPHQL_VALIDATION_FAILED']);
+        expect((await closed.request.get('/graphql').set('Accept', 'text/html')).status).to.equal(400);
+      } finally {
+        await closed.close();
+      }
+    });
+
     it('answers a batch of operations in one array', async () => {
       const response = await served.request.post('/graphql').send([{ query: '{ categories(pagination: { pageSize: 1 }) { data { id } } }' }, { query: '{ __typename }' }]);
       expect(response.status).to.equal(200);
