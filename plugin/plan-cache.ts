@@ -26,8 +26,13 @@ export interface PlanFigures {
   overBudget?: { readonly bytes: number; readonly at: number };
 }
 
-export class PlanCache {
-  private readonly plans = new Map<string, Plan>();
+/** What a cache keeps: a plan of a request, or of a GraphQL operation, with the SQL it runs. */
+export interface Cached {
+  readonly compiled: { readonly body: { readonly sql: string } };
+}
+
+export class PlanCache<T extends Cached = Plan> {
+  private readonly plans = new Map<string, T>();
 
   constructor(private readonly capacity: number) {}
 
@@ -35,7 +40,7 @@ export class PlanCache {
     return `${role}\u0000${uid}\u0000${action}\u0000${querystring}`;
   }
 
-  get(key: string): Plan | undefined {
+  get(key: string): T | undefined {
     const plan = this.plans.get(key);
     if (plan) {
       // Refresh its place: the map's order is the eviction order.
@@ -45,7 +50,7 @@ export class PlanCache {
     return plan;
   }
 
-  set(key: string, plan: Plan): void {
+  set(key: string, plan: T): void {
     // A plan is mostly its SQL; a very long one (a deep populate of a wide schema) is not kept.
     if (this.capacity <= 0 || plan.compiled.body.sql.length > MAX_CACHED_SQL_LENGTH) return;
     if (this.plans.size >= this.capacity) this.plans.delete(this.plans.keys().next().value as string);

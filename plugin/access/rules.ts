@@ -7,14 +7,22 @@
 import type { Permissions } from './permissions.js';
 import { TokenVerifier } from './tokens.js';
 import { PlanCache } from '../plan-cache.js';
+import type { OperationPlan } from '../graphql/operation-plan.js';
 
 export interface AccessRules {
   readonly permissions: Permissions;
   readonly tokens: TokenVerifier;
   /** Plans compiled under these rules. */
   readonly plans: PlanCache;
+  /** GraphQL query operations compiled under these rules. */
+  readonly operations: PlanCache<OperationPlan>;
 }
 
 export function createAccessRules(permissions: Permissions, planCacheSize: number): AccessRules {
-  return Object.freeze({ permissions, tokens: new TokenVerifier(permissions.tokens), plans: new PlanCache(planCacheSize) });
+  return Object.freeze({
+    permissions,
+    tokens: new TokenVerifier(permissions.tokens),
+    plans: new PlanCache(planCacheSize),
+    operations: new PlanCache<OperationPlan>(planCacheSize),
+  });
 }

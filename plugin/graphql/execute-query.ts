@@ -19,12 +19,15 @@ import { estimateRequest } from '../sql/estimate.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { checkOperationSize } from '../response-budget.js';
 import { collectFields } from './collect-fields.js';
+import type { OperationPlan } from './operation-plan.js';
 import type { GraphqlCaller } from './request.js';
 import { graphqlError, type GraphqlErrorJson } from './errors.js';
 import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
 
 export interface QueryRequest extends GraphqlCaller {
   readonly operation: OperationDefinitionNode;
+  /** Where the operation's plan is kept (operation-plan.ts `operationKey`); null: not kept. */
+  readonly cacheKey: string | null;
 }
 
 export interface QueryResult {
@@ -48,26 +51,13 @@ export interface QueryService {
 
 export async function executeQuery(service: QueryService, context: TranslateContext, request: QueryRequest): Promise<QueryResult> {
   const { engine } = service;
-  const grants = grantsFor(request.rules.permissions, request.role);
-  const errors: GraphqlErrorJson[] = [];
-  const fields: OperationField[] = [];
-  const roots: RootQuery[] = [];
-  for (const [key, nodes] of collectFields(context, 'Query', [request.operation.selectionSet])) {
-    const name = nodes[0].name.value;
-    if (name === '__typename') fields.push({ key, root: null, json: '"Query"' });
-    else if (ACCOUNT_FIELDS.has(name)) fields.push({ key, root: null, json: await accountJson(service, context, nodes, key, request, errors) });
-    else {
-      const root = rootField(context, service.targets, grants, key, nodes, errors);
-      if (root) roots.push(root);
-      fields.push({ key, root });
-    }
-  }
+  const cached = request.cacheKey === null ? undefined : request.rules.operations.get(request.cacheKey);
+  const plan = cached ?? (await planOperation(service, context, request));
   const maxBytes = request.budget.remaining;
   // A batch whose earlier operations spent the budget runs no more.
   if (maxBytes <= 0) checkOperationSize(engine.maxResponseBytes + 1, engine.maxResponseBytes);
-  refuseOverBudget(engine, roots, maxBytes);
-  const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
-  const statement = compileOperation(engine.executor.dialect, head, fields);
+  refuseOverBudget(engine, plan.roots, maxBytes);
+  const statement = plan.compiled.body;
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const bound = { ...statement, values: bindCallerValues(statement.values, request.caller) };
   const body = await engine.executor.body(bound, stats, request.deadline, maxBytes, { caller: request.caller.key });
@@ -79,6 +69,35 @@ export async function executeQuery(service: QueryService, context: TranslateCont
     throw error;
   }
   return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
+}
+
+/**
+ * The operation's statement: each root field translated and authorized (or answered null with its
+ * error), all compiled together. Kept for the next identical operation of the role, unless a field
+ * answers from the caller (`me`).
+ */
+async function planOperation(service: QueryService, context: TranslateContext, request: QueryRequest): Promise<OperationPlan> {
+  const grants = grantsFor(request.rules.permissions, request.role);
+  const errors: GraphqlErrorJson[] = [];
+  const fields: OperationField[] = [];
+  const roots: RootQuery[] = [];
+  let personal = false;
+  for (const [key, nodes] of collectFields(context, 'Query', [request.operation.selectionSet])) {
+    const name = nodes[0].name.value;
+    if (name === '__typename') fields.push({ key, root: null, json: '"Query"' });
+    else if (ACCOUNT_FIELDS.has(name)) {
+      personal = true;
+      fields.push({ key, root: null, json: await accountJson(service, context, nodes, key, request, errors) });
+    } else {
+      const root = rootField(context, service.targets, grants, key, nodes, errors);
+      if (root) roots.push(root);
+      fields.push({ key, root });
+    }
+  }
+  const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
+  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots };
+  if (request.cacheKey !== null && !personal) request.rules.operations.set(request.cacheKey, plan);
+  return plan;
 }
 
 /** One root field's authorized tree, or null with its error recorded. */

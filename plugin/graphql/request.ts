@@ -25,6 +25,7 @@ import type { HookRequest } from '../write/lifecycles.js';
 import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
+import { operationKey } from './operation-plan.js';
 import { executeQuery, type QueryService } from './execute-query.js';
 import { executeMutation, type MutationService } from './execute-mutation.js';
 
@@ -37,7 +38,34 @@ export interface GraphqlService extends MutationService, QueryService {
   readonly limits: QueryLimits;
   readonly depthLimit: number;
   readonly introspection: boolean;
+  /** Documents parsed and validated against the schema, by their text. */
+  readonly documents: DocumentCache;
 }
+
+/** Valid documents by their text, the oldest used first out: the same operation is parsed and validated once. */
+export class DocumentCache {
+  private readonly documents = new Map<string, DocumentNode>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(text: string): DocumentNode | undefined {
+    const document = this.documents.get(text);
+    if (document) {
+      this.documents.delete(text);
+      this.documents.set(text, document);
+    }
+    return document;
+  }
+
+  set(text: string, document: DocumentNode): void {
+    if (this.capacity <= 0 || text.length > MAX_CACHED_TEXT) return;
+    if (this.documents.size >= this.capacity) this.documents.delete(this.documents.keys().next().value as string);
+    this.documents.set(text, document);
+  }
+}
+
+/** A longer operation is parsed each time: the cache keeps the common ones, not every text a caller can send. */
+const MAX_CACHED_TEXT = 16 * 1024;
 
 export interface GraphqlParams {
   readonly query: unknown;
@@ -79,14 +107,17 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
   if (typeof params.query !== 'string' || params.query.trim() === '') {
     return refused(400, 'BAD_REQUEST', [new GraphQLError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.')]);
   }
-  let document: DocumentNode;
-  try {
-    document = parse(params.query, { maxTokens: 10_000 });
-  } catch (error) {
-    return refused(400, 'GRAPHQL_PARSE_FAILED', [error as GraphQLError]);
+  let document = service.documents.get(params.query);
+  if (!document) {
+    try {
+      document = parse(params.query, { maxTokens: 10_000 });
+    } catch (error) {
+      return refused(400, 'GRAPHQL_PARSE_FAILED', [error as GraphQLError]);
+    }
+    const invalid = validate(service.schema, document, [...specifiedRules, depthLimitRule(service.depthLimit)], { maxErrors: 20 });
+    if (invalid.length) return refused(400, 'GRAPHQL_VALIDATION_FAILED', invalid);
+    service.documents.set(params.query, document);
   }
-  const invalid = validate(service.schema, document, [...specifiedRules, depthLimitRule(service.depthLimit)], { maxErrors: 20 });
-  if (invalid.length) return refused(400, 'GRAPHQL_VALIDATION_FAILED', invalid);
   const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
   const operation = getOperationAST(document, operationName);
   if (!operation) {
@@ -111,7 +142,8 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
     componentTypeName: service.componentTypeName,
   };
   if (operation.operation === 'mutation') return { status: 200, ...(await executeMutation(service, context, operation, who)) };
-  const result = await executeQuery(service, context, { operation, ...who });
+  const cacheKey = operationKey(who.role, params.query, operationName, variablesOf(params.variables));
+  const result = await executeQuery(service, context, { operation, ...who, cacheKey });
   return { status: 200, body: result.body, stats: result.stats, ...(result.release ? { release: result.release } : {}) };
 }
 

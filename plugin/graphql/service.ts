@@ -12,7 +12,7 @@ import { generateGraphQL } from './schema/schema.js';
 import type { GraphQLTargets } from './schema/targets.js';
 import type { QueryTargets } from './execute-query.js';
 import { graphqlRoutes } from './routes.js';
-import type { GraphqlService } from './request.js';
+import { DocumentCache, type GraphqlService } from './request.js';
 
 export interface GraphqlOptions {
   /** Where the API answers (Strapi's default `/graphql`). */
@@ -67,6 +67,7 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
     limits: { ...engine.limits, defaultLimit: options.defaultLimit ?? 10, maxLimit, withCount: true },
     depthLimit: options.depthLimit ?? MAX_POPULATE_DEPTH,
     introspection: options.introspection ?? process.env.NODE_ENV !== 'production',
+    documents: new DocumentCache(1000),
   };
   return graphqlRoutes(service, { endpoint: options.endpoint ?? '/graphql', maxBatch: options.batchLimit ?? 10, ...settings });
 }
