@@ -13,7 +13,8 @@ export type ErrorName =
   | 'NotFoundError'
   | 'InternalServerError'
   | 'ServiceUnavailableError'
-  | 'RateLimitError';
+  | 'RateLimitError'
+  | 'PaginationError';
 
 const STATUS: Record<ErrorName, number> = {
   ValidationError: 400,
@@ -25,6 +26,7 @@ const STATUS: Record<ErrorName, number> = {
   InternalServerError: 500,
   ServiceUnavailableError: 503,
   RateLimitError: 429,
+  PaginationError: 400,
 };
 
 export class ApiError extends Error {

@@ -3,6 +3,7 @@
  * API's error under `extensions.error` ({ name, message, details }) with Apollo's code —
  * `FORBIDDEN` for 401 and 403, `BAD_USER_INPUT` for a validation error, `STRAPI_<NAME>` for other
  * application errors; anything else is an `INTERNAL_SERVER_ERROR` whose message says nothing more.
+ * GraphQL's own errors (graphql-js: variables, execution) keep their locations and path.
  */
 import { GraphQLError, type ASTNode } from 'graphql';
 import { ApiError } from '../errors.js';
@@ -20,8 +21,10 @@ export function graphqlError(error: unknown, node: ASTNode | null, path: readonl
     ...(path ? { path } : {}),
   };
   if (error instanceof ApiError && error.expose) {
-    const extension = { error: { name: error.name, message: error.message, details: error.details } };
-    return { message: error.message, ...located, extensions: { ...extension, code: codeOf(error) } };
+    // The plugin answers its own new error for the API's: no locations, no path; its scope check says "Forbidden access".
+    const message = error.name === 'ForbiddenError' && error.message === 'Forbidden' ? 'Forbidden access' : error.message;
+    const extension = { error: { name: error.name, message, details: error.details } };
+    return { message, extensions: { ...extension, code: codeOf(error) } };
   }
   if (error instanceof GraphQLError) return { message: error.message, ...located, extensions: { ...error.extensions } };
   return { message: 'Internal Server Error', ...located, extensions: { code: 'INTERNAL_SERVER_ERROR' } };

@@ -17,6 +17,7 @@ import type { DynamicZoneNode, PopulateNode, RootQuery, Selection, Shape, ShapeK
 import { isPopulatable, type DynamicZoneAttribute, type Model, type PopulatableAttribute, type Registry, type ScalarAttribute } from '../schema/registry.js';
 import { collectFields, subSelections, type OperationContext } from './collect-fields.js';
 import { restFilters } from './filters.js';
+import { graphqlWindow } from './pagination.js';
 
 export interface TranslateContext extends OperationContext {
   readonly registry: Registry;
@@ -39,7 +40,6 @@ export function translateRootField(context: TranslateContext, target: RootTarget
   const query = {
     ...(args.filters !== undefined ? { filters: restFilters(context.registry, model, args.filters) } : {}),
     ...(args.sort !== undefined ? { sort: args.sort } : {}),
-    ...(args.pagination !== undefined ? { pagination: args.pagination } : {}),
     ...(args.locale !== undefined ? { locale: args.locale } : {}),
     ...(typeof args.publicationState === 'string' ? { publicationState: args.publicationState.toLowerCase() } : {}),
   };
@@ -48,11 +48,14 @@ export function translateRootField(context: TranslateContext, target: RootTarget
   const wrapperType = getNamedType(field.type) as GraphQLObjectType;
   const { wrapper, row, selection } = wrapped(context, model, wrapperType, nodes);
   const single = model.kind === 'singleType';
+  const window = action === 'find' && !single ? graphqlWindow(args.pagination, context.limits.defaultLimit, context.limits.maxLimit) : null;
   const root: RootQuery = {
     ...tree,
     selection,
     shape: { wrapper, row },
     ...(single ? { pagination: { mode: 'page', page: 1, pageSize: 1, withCount: false } } : {}),
+    // No limit is every entry: the response budget still bounds what that costs.
+    ...(window ? { pagination: { mode: 'offset', start: window.start, limit: window.limit ?? Number.MAX_SAFE_INTEGER, withCount: true } } : {}),
   };
   if (populateDepth(root.selection) > MAX_POPULATE_DEPTH) throw tooDeep(nodes[0].name.value);
   checkRelationHops(root, context.limits.maxRelationHops ?? DEFAULT_MAX_RELATION_HOPS);
@@ -199,7 +202,10 @@ function populateNode(
   if (args.filters !== undefined) options.filters = restFilters(context.registry, target, args.filters);
   if (args.sort !== undefined) options.sort = args.sort;
   if (typeof args.publicationState === 'string') options.publicationState = args.publicationState.toLowerCase();
-  if (toMany) Object.assign(options, nestedWindow(args.pagination, context.limits, key));
+  if (toMany) {
+    const window = graphqlWindow(args.pagination, context.limits.defaultLimit, context.limits.maxLimit);
+    Object.assign(options, { start: window.start, limit: window.limit ?? -1 });
+  }
   const [base] = parsePopulate(context.registry, owner, { [attribute.name]: options }, key);
   const type = getNamedType(field.type) as GraphQLObjectType;
   if (base.kind === 'component') {
@@ -208,24 +214,6 @@ function populateNode(
   }
   const { wrapper, row, selection } = wrapped(context, target, type, nodes);
   return { ...(base as Exclude<PopulateNode, DynamicZoneNode>), ref: key, selection, shape: { wrapper, row } } as PopulateNode;
-}
-
-/**
- * A nested list's window, as Strapi's plugin sets it: page and pageSize turned into start and
- * limit, the default limit when none is given.
- */
-function nestedWindow(raw: unknown, limits: QueryLimits, path: string): { start: number; limit: number } {
-  const pagination = (raw ?? {}) as { page?: number; pageSize?: number; start?: number; limit?: number };
-  const paged = pagination.page !== undefined || pagination.pageSize !== undefined;
-  if (paged && (pagination.start !== undefined || pagination.limit !== undefined)) {
-    throw new ValidationError(`${path}.pagination`, 'Invalid pagination parameters. Expected either start/limit or page/pageSize');
-  }
-  const clamp = (size: number) => (size < 0 ? limits.maxLimit : Math.min(size, limits.maxLimit));
-  if (paged) {
-    const pageSize = clamp(pagination.pageSize ?? limits.defaultLimit);
-    return { start: Math.max(0, (pagination.page ?? 1) - 1) * pageSize, limit: pageSize };
-  }
-  return { start: Math.max(0, pagination.start ?? 0), limit: clamp(pagination.limit ?? limits.defaultLimit) };
 }
 
 /** A dynamic zone: every component of the zone is a part, shaped by the fragments that apply to its type (`{}` when none does). */
