@@ -17,7 +17,7 @@ export const accessOperations = group('access', [
   { name: 'article-media-restricted-token', auth: 'restricted', query: '{ article(id: 1) { data { id attributes { headerImage { data { id } } gallery { data { id } } } } } }' },
   { name: 'nested-category-articles-restricted', auth: 'restricted', query: '{ articles(filters: { id: { in: [1, 2] } }) { data { id attributes { category { data { id attributes { articles(pagination: { limit: 1 }) { data { id } } } } } } } } }' },
   { name: 'forbidden-root-and-nested', query: '{ restaurants { data { id } } articles(filters: { id: { in: [1, 2] } }) { data { id attributes { relatedRestaurants { data { id } } } } } }' },
-  { name: 'forbidden-in-zone-part', query: '{ article(id: 4) { data { attributes { blocks { ... on ComponentSharedQuote { category { data { id } } } } } } } }' },
+  { name: 'forbidden-media-in-zone-part', auth: 'restricted', query: '{ article(id: 1) { data { attributes { blocks { ... on ComponentSharedMedia { file { data { id } } } ... on ComponentSharedSlider { files { data { id } } } } } } } }' },
   { name: 'bad-token', authorization: 'Bearer not-a-token', query: '{ articles(pagination: { limit: 1 }) { data { id } } }' },
   { name: 'malformed-authorization', authorization: 'Basic abc', query: '{ articles(pagination: { limit: 1 }) { data { id } } }' },
   { name: 'empty-bearer', authorization: 'Bearer ', query: '{ articles(pagination: { limit: 1 }) { data { id } } }' },

@@ -9,7 +9,7 @@ export const aliasOperations = group('aliases', [
   { name: 'fields-renamed', query: '{ article(id: 1) { entry: data { key: id fields: attributes { heading: title path: slug } } } }' },
   { name: 'attributes-twice', query: '{ article(id: 1) { data { id a: attributes { title } b: attributes { slug category { data { id } } } } } }' },
   { name: 'same-field-merged', query: '{ article(id: 1) { data { attributes { title } attributes { slug } } } }' },
-  { name: 'zone-aliases', query: '{ article(id: 4) { data { attributes { first: blocks { __typename } again: blocks { ... on ComponentSharedQuote { t: title } } } } } }' },
+  { name: 'zone-aliases', query: '{ article(id: 11) { data { attributes { first: blocks { __typename } again: blocks { ... on ComponentSharedQuote { t: title } } } } } }' },
   { name: 'meta-aliases', query: '{ articles { m: meta { p: pagination { t: total size: pageSize } } } }' },
   { name: 'components-twice', query: '{ article(id: 1) { data { attributes { one: links(pagination: { limit: 1 }) { label } all: links { label } } } } }' },
   { name: 'conflicting-arguments', query: '{ article(id: 1) { data { attributes { categories(sort: "id") { data { id } } categories(sort: "name") { data { id } } } } } }' },

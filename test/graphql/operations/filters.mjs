@@ -111,7 +111,7 @@ export const filterOperations = [
     { name: 'categories-articles-title', query: ids('categories', 'filters: { articles: { title: { contains: "Report" } } }') },
     { name: 'categories-restaurants-forbidden', query: ids('categories', 'filters: { restaurants: { id: { eq: 1 } } }') },
     { name: 'files-mime', query: ids('uploadFiles', 'filters: { mime: { eq: "application/pdf" } }') },
-    { name: 'files-size-width', query: ids('uploadFiles', 'filters: { size: { gt: 400 }, width: { gte: 1920 } }') },
+    { name: 'files-size-width', query: ids('uploadFiles', 'filters: { size: { gt: 400 }, width: { gte: 1920 } }, sort: "id"') },
     { name: 'users-username', query: ids('usersPermissionsUsers', 'filters: { username: { in: ["user01", "user05"] } }') },
     { name: 'users-password-private', query: ids('usersPermissionsUsers', 'filters: { password: { notNull: true } }') },
     { name: 'users-role-forbidden', query: ids('usersPermissionsUsers', 'filters: { role: { id: { eq: 1 } } }') },

@@ -28,14 +28,15 @@ export function httpRequest(operation) {
   return { method: operation.method ?? 'POST', path: '/graphql', headers, body };
 }
 
-/** Sends a recorded request; the answer as JSON, or as text when it is not JSON. */
+/** Sends a recorded request; the answer as JSON (or as text when it is not JSON), with its Server-Timing header. */
 export async function sendRequest(base, request) {
   const response = await fetch(base + request.path, { method: request.method, headers: request.headers, body: request.body });
   const text = await response.text();
+  const serverTiming = response.headers.get('server-timing');
   try {
-    return { status: response.status, body: JSON.parse(text) };
+    return { status: response.status, body: JSON.parse(text), serverTiming };
   } catch {
-    return { status: response.status, text };
+    return { status: response.status, text, serverTiming };
   }
 }
 
@@ -47,15 +48,18 @@ export async function sendOperation(base, operation) {
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/;
+const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * What varies from run to run, and between the reference and the package, replaced by a mark:
  * every date-time within a day of `runStartedAt` (written by the run) by "<now>", every login
- * token (a JWT, signed with another secret and another clock) by "<jwt>".
+ * token (a JWT, signed with another secret and another clock) by "<jwt>", every bcrypt hash
+ * (salted anew each time; Strapi answers the hash of a password attribute) by "<bcrypt>".
  */
 export function normalizeAnswer(value, runStartedAt) {
   if (typeof value === 'string' && JWT.test(value)) return '<jwt>';
+  if (typeof value === 'string' && BCRYPT.test(value)) return '<bcrypt>';
   if (typeof value === 'string' && ISO_DATE_TIME.test(value)) return Math.abs(Date.parse(value) - runStartedAt) <= DAY ? '<now>' : value;
   if (Array.isArray(value)) return value.map((item) => normalizeAnswer(item, runStartedAt));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, normalizeAnswer(item, runStartedAt)]));
