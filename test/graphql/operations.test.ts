@@ -22,8 +22,8 @@ import { prepareFixture, type FixtureDatabase } from '../conformance/replay.js';
 import { conformanceKitDir } from '../support/conformance-kit.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
-import { compareAnswers, statementsOf } from './replay/compare.js';
-import { checkDeviation, DEVIATIONS } from './replay/deviations.js';
+import { compareAnswers, jsonFieldNames, statementsOf } from './replay/compare.js';
+import { checkDeviation, DEVIATIONS, withoutMessages } from './replay/deviations.js';
 import { publicActions, replayPermissions } from './replay/permissions.js';
 import { loadOperationSources, loadRecording, loadSendModule, type RecordedOperation, type SendModule } from './replay/recorded.js';
 import { expectedStatements } from './replay/statements.js';
@@ -36,6 +36,7 @@ const JWT_SECRET = 'oracle-jwt-secret';
 
 const recording = loadRecording();
 const knownFailures = readKnownFailures(KNOWN_FAILURES_FILE);
+const jsonFields = jsonFieldNames(join(repoRoot, 'test', 'graphql', 'sdl', 'kit.graphql'));
 
 /** A schema folder of its own: the kit's schema, and the permissions the reference had. */
 function schemaRoot(kit: string): { root: string; remove: () => void } {
@@ -49,7 +50,11 @@ async function replayOperation(send: SendModule, baseUrl: string, operation: Rec
   const answer = await send.sendRequest(baseUrl, operation.request);
   const normalized = { status: answer.status, ...(answer.text !== undefined ? { text: answer.text } : { body: send.normalizeAnswer(answer.body, runStartedAt) }) };
   const deviation = DEVIATIONS[operation.name];
-  const problems = deviation ? checkDeviation(deviation, normalized) : compareAnswers(operation, normalized);
+  const problems = !deviation
+    ? compareAnswers(operation, normalized, jsonFields)
+    : 'messagesOnly' in deviation
+      ? compareAnswers(withoutMessages(operation), withoutMessages(normalized), jsonFields)
+      : checkDeviation(deviation, operation, normalized);
   if (operation.kind === 'query' && answer.status === 200) {
     const expected = expectedStatements(operation.request.body, operation.query, answer.body);
     const reported = statementsOf(answer.serverTiming);
