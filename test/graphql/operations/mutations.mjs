@@ -25,7 +25,6 @@ const creates = [
   mutation('create-bad-enum', `createArticle(data: { title: "x", kind: opinion }) { ${ENTRY} }`),
   mutation('create-missing-category', `createArticle(data: { title: "Missing category", category: 999 }) { ${ENTRY} }`),
   mutation('create-duplicate-slug', `createArticle(data: { title: "Duplicate", slug: "the-honest-tips-1" }) { ${ENTRY} }`),
-  mutation('create-private-attributes', `createArticle(data: { title: "Private", internalNotes: "secret", accessCode: "code-x" }) { data { id attributes { title accessCode } } }`),
   mutation('create-bad-email', `createArticle(data: { title: "Email", contactEmail: "not-an-email" }) { ${ENTRY} }`),
   {
     name: 'create-with-variables', kind: 'mutation', auth: 'full-access',
@@ -84,4 +83,10 @@ const refusals = [
   mutation('register-taken', 'register(input: { username: "user02", email: "user02@example.com", password: "Password-9!" }) { jwt }', { auth: 'public' }),
 ];
 
-export const mutationOperations = group('mutations', [...creates, ...updates, ...localizations, ...deletes, ...refusals]);
+// Last: Strapi creates this entry and the package refuses the request (private attributes are in
+// no input), so the ids the two give to later creates would differ.
+const last = [
+  mutation('create-private-attributes', `createArticle(data: { title: "Private", internalNotes: "secret", accessCode: "code-x" }) { data { id attributes { title accessCode } } }`),
+];
+
+export const mutationOperations = group('mutations', [...creates, ...updates, ...localizations, ...deletes, ...refusals, ...last]);
