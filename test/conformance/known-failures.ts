@@ -2,14 +2,14 @@
  * known-failures.txt: conformance cases that are expected to fail on a database kind, each with
  * its reason. One entry per line:
  *
- *   <sqlite|postgres|all> <case-id> # <reason>
+ *   <sqlite|postgres|mysql|all> <case-id> # <reason>
  *
  * Blank lines and lines starting with `#` are comments. A listed case is reported as pending
  * while it fails and as a failure once it passes, so the list can only shrink.
  */
 import { readFileSync } from 'node:fs';
 
-export const KNOWN_FAILURE_KINDS = ['sqlite', 'postgres', 'all'] as const;
+export const KNOWN_FAILURE_KINDS = ['sqlite', 'postgres', 'mysql', 'all'] as const;
 export type KnownFailureKind = (typeof KNOWN_FAILURE_KINDS)[number];
 
 export interface KnownFailure {
@@ -37,7 +37,7 @@ export function parseKnownFailures(text: string, fileName = 'known-failures.txt'
     if (content === '' || content.startsWith('#')) return;
     const match = /^(\S+)\s+(\S+)\s*#\s*(\S.*)$/.exec(content);
     if (!match) {
-      problems.push(`${fileName}:${line}: expected "<sqlite|postgres|all> <case-id> # <reason>", got "${content}"`);
+      problems.push(`${fileName}:${line}: expected "<sqlite|postgres|mysql|all> <case-id> # <reason>", got "${content}"`);
       return;
     }
     const [, kind, caseId, reason] = match as unknown as [string, string, string, string];
