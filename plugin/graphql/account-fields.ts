@@ -2,9 +2,9 @@
  * The users-permissions plugin's own fields: `login` and `register` (mutations) and `me` (a query).
  * They answer no content: each is what the REST route of the same name answers (auth/), given to
  * graphql-js to shape by the field's selection, as Strapi's resolvers hand the controller's answer
- * to Apollo.
+ * to Apollo. Introspection fields beside content fields are answered by graphql-js the same way.
  */
-import { execute, Kind, type DocumentNode, type FieldNode, type OperationTypeNode } from 'graphql';
+import { execute, Kind, OperationTypeNode, type DocumentNode, type FieldNode } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { EndUsers } from '../auth/end-users.js';
 import { registerUser } from '../auth/register.js';
@@ -48,13 +48,19 @@ async function accountValue(engine: WriteEngine, users: EndUsers, name: string, 
   }
 }
 
+/** An introspection field (`__schema`, `__type`) beside content fields, answered by graphql-js from the schema. */
+export function answerIntrospectionField(context: OperationContext, nodes: readonly FieldNode[]): Promise<string> {
+  return shape(context, OperationTypeNode.QUERY, nodes, nodes[0].name.value, undefined);
+}
+
 /** `value` as graphql-js answers the field's selection on it. */
 async function shape(context: OperationContext, operation: OperationTypeNode, nodes: readonly FieldNode[], name: string, value: unknown): Promise<string> {
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
     definitions: [{ kind: Kind.OPERATION_DEFINITION, operation, selectionSet: { kind: Kind.SELECTION_SET, selections: nodes } }, ...Object.values(context.fragments)],
   };
-  const result = await execute({ schema: context.schema, document, rootValue: { [name]: value }, variableValues: context.variables });
+  const rootValue = value === undefined ? {} : { [name]: value };
+  const result = await execute({ schema: context.schema, document, rootValue, variableValues: context.variables });
   if (result.errors?.length) throw result.errors[0];
   const key = nodes[0].alias?.value ?? name;
   return JSON.stringify(result.data?.[key] ?? null);

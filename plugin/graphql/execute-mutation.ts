@@ -6,7 +6,7 @@
  * `data: null`. Each answer is the written entry read back by one statement, shaped by the field's
  * selection; a field that fails answers `null` with its error, and the next one still runs.
  */
-import { OperationTypeNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { isNonNullType, OperationTypeNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { EndUsers } from '../auth/end-users.js';
 import { ACCOUNT_FIELDS, answerAccountField } from './account-fields.js';
 import { answerUploadField, UPLOAD_ACTIONS } from './upload-fields.js';
@@ -58,11 +58,17 @@ export async function executeMutation(
       else value = await runField(service, context, nodes, who, stats);
     } catch (error) {
       errors.push(graphqlError(error, nodes[0], [key]));
+      // A field that may not be null takes the whole answer with it, and the fields after it do not run (GraphQL's serial execution).
+      if (name !== '__typename' && isNonNullType(context.schema.getMutationType()!.getFields()[name]?.type)) return answered(errors, null, stats);
     }
     members.push(`${JSON.stringify(key)}:${value}`);
   }
+  return answered(errors, `{${members.join(',')}}`, stats);
+}
+
+function answered(errors: readonly GraphqlErrorJson[], data: string | null, stats: ExecutionStats): { body: Buffer; stats: ExecutionStats } {
   const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
-  return { body: Buffer.from(`{${head}"data":{${members.join(',')}}}`), stats };
+  return { body: Buffer.from(`{${head}"data":${data ?? 'null'}}`), stats };
 }
 
 /** One mutation field: its write, and its answer's JSON text. */
@@ -102,6 +108,8 @@ async function runField(service: MutationService, context: TranslateContext, nod
     body: undefined,
     ...(who.hooks ? { hooks: who.hooks } : {}),
     answer,
+    // The plugin creates through the entity service, which publishes nothing by itself.
+    publishes: false,
   };
   const result = await write(service, model, target, args, request);
   engine.statistics?.written();
@@ -111,7 +119,7 @@ async function runField(service: MutationService, context: TranslateContext, nod
 /** The write a mutation stands for; an update or a delete of no entry answers as an entry that is not there. */
 async function write(service: MutationService, model: Model, target: OperationTarget, args: Record<string, unknown>, request: WriteRequest): Promise<ReadResult | Buffer> {
   const { engine } = service;
-  const data = () => mutationData(model, args.data, target.action === 'create', service.componentOfType);
+  const data = () => mutationData(model, args.data, service.componentOfType);
   const missing = () => request.answer!(engine, 0);
   const withId = { ...request, id: request.id ?? 0 };
   try {
@@ -119,7 +127,7 @@ async function write(service: MutationService, model: Model, target: OperationTa
       case 'create':
         return await createEntry(engine, { ...request, body: { data: data() } }, grantsToWrite(request, 'create'));
       case 'update':
-        if (target.single) return await putSingleType(engine, { ...request, body: { data: mutationData(model, args.data, false, service.componentOfType) } }, grantsToWrite(request, 'update'));
+        if (target.single) return await putSingleType(engine, { ...request, body: { data: data() } }, grantsToWrite(request, 'update'));
         return await updateEntry(engine, { ...withId, body: { data: data() } }, grantsToWrite(request, 'update'));
       case 'delete':
         grantsToWrite(request, 'delete');

@@ -8,7 +8,7 @@
 import { OperationTypeNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { EndUsers } from '../auth/end-users.js';
 import type { WriteEngine } from '../write/write.js';
-import { ACCOUNT_FIELDS, answerAccountField } from './account-fields.js';
+import { ACCOUNT_FIELDS, answerAccountField, answerIntrospectionField } from './account-fields.js';
 import { authorize } from '../access/authorize.js';
 import { grantsFor } from '../access/permissions.js';
 import { ForbiddenError } from '../errors.js';
@@ -85,6 +85,7 @@ async function planOperation(service: QueryService, context: TranslateContext, r
   for (const [key, nodes] of collectFields(context, 'Query', [request.operation.selectionSet])) {
     const name = nodes[0].name.value;
     if (name === '__typename') fields.push({ key, root: null, json: '"Query"' });
+    else if (name.startsWith('__')) fields.push({ key, root: null, json: await answerIntrospectionField(context, nodes) });
     else if (ACCOUNT_FIELDS.has(name)) {
       personal = true;
       fields.push({ key, root: null, json: await accountJson(service, context, nodes, key, request, errors) });

@@ -1,16 +1,14 @@
 /**
  * A mutation's `data` (`ArticleInput`, coerced by graphql-js) → the `data` of the REST door's write
- * body, with GraphQL's meaning where Strapi's plugin differs from its REST routes: a new entry of a
- * draft-and-publish type is a draft unless `publishedAt` is given (the plugin calls the entity
- * service, which publishes nothing by itself), and a dynamic zone's items name their component by
- * `__typename` (`ComponentSharedQuote`) where REST names it by `__component` (`shared.quote`).
+ * body: a dynamic zone's items name their component by `__typename` (`ComponentSharedQuote`) where
+ * REST names it by `__component` (`shared.quote`). (That a create is a draft unless it gives
+ * `publishedAt` is the write request's `publishes: false`.)
  */
 import { ValidationError } from '../errors.js';
 import type { Model } from '../schema/registry.js';
 
-export function mutationData(model: Model, raw: unknown, created: boolean, componentOfType: (typeName: string) => string | undefined): Record<string, unknown> {
+export function mutationData(model: Model, raw: unknown, componentOfType: (typeName: string) => string | undefined): Record<string, unknown> {
   const data = isObject(raw) ? { ...raw } : {};
-  if (created && model.draftAndPublish && data.publishedAt === undefined) data.publishedAt = null;
   for (const attribute of model.attributes.values()) {
     if (attribute.kind !== 'dynamiczone' || !Array.isArray(data[attribute.name])) continue;
     data[attribute.name] = (data[attribute.name] as unknown[]).map((item, index) => zoneItem(item, `${attribute.name}.${index}`, componentOfType));
@@ -20,7 +18,7 @@ export function mutationData(model: Model, raw: unknown, created: boolean, compo
 
 /** `createArticleLocalization(id, data, locale)`: the REST route's bare body, the locale in it. */
 export function localizationData(model: Model, args: Record<string, unknown>, componentOfType: (typeName: string) => string | undefined): Record<string, unknown> {
-  const data = mutationData(model, args.data, false, componentOfType);
+  const data = mutationData(model, args.data, componentOfType);
   return typeof args.locale === 'string' ? { ...data, locale: args.locale } : data;
 }
 

@@ -25,6 +25,7 @@ import type { HookRequest } from '../write/lifecycles.js';
 import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
+import { RequestRefusal } from './request-body.js';
 import { operationKey } from './operation-plan.js';
 import { executeQuery, type QueryService } from './execute-query.js';
 import { executeMutation, type MutationService } from './execute-mutation.js';
@@ -97,6 +98,8 @@ export interface GraphqlAnswer {
   readonly stats?: ExecutionStats;
 }
 
+const APOLLO = 'INTERNAL_SERVER_ERROR';
+
 /** A request error: the whole request is refused with this status, nothing runs. */
 function refused(status: number, code: string, errors: readonly GraphQLError[]): GraphqlAnswer {
   const formatted = errors.map((error) => ({ ...error.toJSON(), extensions: { ...error.extensions, code } }));
@@ -104,8 +107,10 @@ function refused(status: number, code: string, errors: readonly GraphQLError[]):
 }
 
 export async function answerGraphql(service: GraphqlService, params: GraphqlParams, method: 'GET' | 'POST', who: GraphqlCaller): Promise<GraphqlAnswer> {
-  if (typeof params.query !== 'string' || params.query.trim() === '') {
-    return refused(400, 'BAD_REQUEST', [new GraphQLError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.')]);
+  if (params.query !== undefined && params.query !== null && typeof params.query !== 'string') throw new RequestRefusal(400, { text: 'GraphQL queries must be strings.' });
+  // Apollo Server words its own refusals with the code INTERNAL_SERVER_ERROR, whatever their status.
+  if (typeof params.query !== 'string' || params.query === '') {
+    return refused(400, APOLLO, [new GraphQLError('GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.')]);
   }
   let document = service.documents.get(params.query);
   if (!document) {
@@ -122,17 +127,14 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
   const operation = getOperationAST(document, operationName);
   if (!operation) {
     const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
-    return refused(400, 'BAD_REQUEST', [new GraphQLError(message)]);
+    return refused(400, APOLLO, [new GraphQLError(message)]);
   }
-  if (method === 'GET' && operation.operation !== 'query') {
-    return refused(405, 'BAD_REQUEST', [new GraphQLError(`GET requests may only run queries; this is a ${operation.operation}: send it by POST.`)]);
-  }
+  if (method === 'GET' && operation.operation !== 'query') return refused(405, APOLLO, [new GraphQLError('GET supports only query operation')]);
   const coerced = getVariableValues(service.schema, operation.variableDefinitions ?? [], variablesOf(params.variables));
   if (coerced.errors) return refused(400, 'BAD_USER_INPUT', coerced.errors);
+  if (asksIntrospection(operation) && !service.introspection) return introspectionRefused(operation);
   if (isIntrospection(operation)) return introspect(service, document, operation, coerced.coerced);
-  if (operation.operation === 'subscription') {
-    return refused(400, 'BAD_REQUEST', [new GraphQLError('Subscriptions are not served.')]);
-  }
+  if (operation.operation === 'subscription') return refused(400, APOLLO, [new GraphQLError('Schema is not configured for subscriptions.', { nodes: [operation] })]);
   const context = {
     schema: service.schema,
     fragments: fragmentsOf(document),
@@ -169,12 +171,18 @@ function isIntrospection(operation: OperationDefinitionNode): boolean {
   return operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__') && selection.name.value !== '__typename');
 }
 
+/** Whether a root field asks for `__schema` or `__type`. */
+function asksIntrospection(operation: OperationDefinitionNode): boolean {
+  return operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && (selection.name.value === '__schema' || selection.name.value === '__type'));
+}
+
+function introspectionRefused(operation: OperationDefinitionNode): GraphqlAnswer {
+  return refused(400, 'GRAPHQL_VALIDATION_FAILED', [
+    new GraphQLError('GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type. To enable introspection, pass introspection: true to ApolloServer in production', { nodes: [operation] }),
+  ]);
+}
+
 async function introspect(service: GraphqlService, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): Promise<GraphqlAnswer> {
-  if (!service.introspection) {
-    return refused(400, 'GRAPHQL_VALIDATION_FAILED', [
-      new GraphQLError('GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type. To enable introspection, pass introspection: true to ApolloServer in production', { nodes: [operation] }),
-    ]);
-  }
   const result = await execute({ schema: service.schema, document, variableValues: variables, operationName: operation.name?.value });
   return { status: 200, body: result as unknown as Record<string, unknown> };
 }

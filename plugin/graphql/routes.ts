@@ -6,7 +6,8 @@
  */
 import type { Context, Middleware, Next } from 'koa';
 import { resolveCaller, type RoleResolver } from '../access/role.js';
-import { readJsonBody } from '../http/read-body.js';
+import { sendError } from '../http/errors.js';
+import { readGraphqlBody, RequestRefusal } from './request-body.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -43,7 +44,10 @@ export function graphqlRoutes(service: GraphqlService, options: GraphqlRouteOpti
     try {
       await serve(ctx);
     } catch (error) {
-      // What stops a whole request (a bad body, a refusal for cost, a deadline): its status, and the error as GraphQL words it.
+      if (error instanceof RequestRefusal) return refuse(ctx, error);
+      // Refused before GraphQL reads it (the credentials, the body's size), as Strapi's middlewares answer: its error envelope.
+      if (error instanceof RefusedBeforeOperation) return sendError(ctx, error.cause.status, error.cause.name, error.cause.message, error.cause.details);
+      // What stops a whole request (a refusal for cost, a deadline): its status, and the error as GraphQL words it.
       const exposed = error instanceof ApiError && error.expose;
       if (!exposed) ctx.app.emit('error', error, ctx);
       if (exposed && error instanceof ServiceUnavailableError && error.retryAfter !== null) ctx.set('Retry-After', String(error.retryAfter));
@@ -56,12 +60,12 @@ function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (c
   return async (ctx: Context) => {
     if (ctx.method !== 'GET' && ctx.method !== 'POST') {
       ctx.set('Allow', 'GET, POST');
-      return send(ctx, { status: 405, body: { errors: [{ message: 'GraphQL is served by GET and POST', extensions: { code: 'BAD_REQUEST' } }] } });
+      throw new RequestRefusal(405, { text: 'Apollo Server supports only GET/POST requests.' });
     }
     const deadline = Date.now() + options.timeout;
     const rules = service.engine.rules();
     if (options.users) acceptLoginTokens(ctx, options.users);
-    const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
+    const caller = await beforeOperation(() => resolveCaller(ctx, rules.tokens, options.resolveRole, options.now()));
     const hooks = { state: ctx.state as Record<string, unknown>, report: options.reportHookError ?? ((error: unknown) => ctx.app.emit('error', error, ctx)) };
     const budget = { remaining: service.engine.maxResponseBytes };
     const who = { role: caller.role, caller: { ...caller, now: options.now() }, rules, deadline, hooks, budget };
@@ -74,10 +78,11 @@ function serveGraphql(service: GraphqlService, options: GraphqlRouteOptions): (c
         ctx.body = playgroundPage();
         return;
       }
+      if (query.query === undefined) throw new RequestRefusal(400, { text: 'GET query missing.' });
       return send(ctx, await answerGraphql(service, { query: query.query, variables: query.variables, operationName: query.operationName }, 'GET', who), options);
     }
     if (ctx.is('multipart')) return withFiles(ctx, options.upload, async (body) => answerBody(ctx, service, options, who, body));
-    return answerBody(ctx, service, options, who, await readJsonBody(ctx, options.maxBodyBytes));
+    return answerBody(ctx, service, options, who, await beforeOperation(() => readGraphqlBody(ctx, options.maxBodyBytes)));
   };
 }
 
@@ -112,6 +117,33 @@ let page: string | undefined;
 /** The page is shipped beside the sources (tsc does not copy HTML to dist). */
 function playgroundPage(): string {
   return (page ??= readFileSync(join(findPackageRoot(), 'plugin', 'graphql', 'playground.html'), 'utf8'));
+}
+
+/** An API error of a step before any operation is read (the credentials, the body's size). */
+class RefusedBeforeOperation extends Error {
+  constructor(override readonly cause: ApiError) {
+    super(cause.message);
+  }
+}
+
+/** Runs `step`, its exposed API errors to be answered as Strapi's middlewares answer them. */
+async function beforeOperation<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw error instanceof ApiError && error.expose ? new RefusedBeforeOperation(error) : error;
+  }
+}
+
+function refuse(ctx: Context, refusal: RequestRefusal): void {
+  ctx.status = refusal.status;
+  if ('text' in refusal.answer) {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = refusal.answer.text;
+  } else {
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(refusal.answer.json);
+  }
 }
 
 function paramsOf(body: unknown): GraphqlParams {

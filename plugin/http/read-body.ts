@@ -27,7 +27,8 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   }
 }
 
-async function readText(ctx: Context, limit: number): Promise<string> {
+/** The request body as text, under a size limit (413 above it). */
+export async function readText(ctx: Context, limit: number): Promise<string> {
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limit) throw new PayloadTooLargeError(limit);
   const chunks: Buffer[] = [];

@@ -62,6 +62,11 @@ export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   readonly alsoWritten?: readonly string[];
   /** The answer's own shape (the GraphQL door's selection); absent: the query string's `fields` and `populate`. */
   readonly answer?: WrittenAnswer;
+  /**
+   * Whether a new entry without `publishedAt` is published (REST, the default) or a draft (GraphQL,
+   * whose plugin creates through the entity service). Its checks are a published entry's either way.
+   */
+  readonly publishes?: boolean;
 }
 
 /** What the caller of a write may change, under its role's grants. */
@@ -70,10 +75,10 @@ export function writeAccess(engine: WriteEngine, request: Pick<WriteRequest, 'ca
 }
 
 /** Whether the write publishes or unpublishes the entry: `publishedAt` going from null to a date, or back. */
-function publication(model: Model, data: Record<string, unknown>, wasPublished: boolean | null): LifecycleAction | null {
+function publication(model: Model, data: Record<string, unknown>, wasPublished: boolean | null, publishes: boolean): LifecycleAction | null {
   if (!model.draftAndPublish) return null;
-  // A new entry is published unless created with `publishedAt: null`.
-  if (wasPublished === null) return data.publishedAt === null ? null : 'publish';
+  // A new entry is published unless created with `publishedAt: null` (or, where the door creates drafts, without a date).
+  if (wasPublished === null) return data.publishedAt === null || (!publishes && data.publishedAt === undefined) ? null : 'publish';
   if (data.publishedAt === undefined) return null;
   if (data.publishedAt === null) return wasPublished ? 'unpublish' : null;
   return wasPublished ? null : 'publish';
@@ -96,12 +101,13 @@ export async function runBeforeHooks(
 ): Promise<{ write?: RowWrite; publication: LifecycleAction | null }> {
   const { lifecycles } = engine;
   const { model } = request;
-  if (!lifecycles.hooked(model)) return { publication: publication(model, data, wasPublished) };
+  const publishes = request.publishes !== false;
+  if (!lifecycles.hooked(model)) return { publication: publication(model, data, wasPublished, publishes) };
   // A copy: the hooks change what is written, never the body the caller's checks read.
   const event = lifecycles.event(model, action, request.role, request.hooks, { ...extra, data: structuredClone(data) });
   await lifecycles.before(model, event);
   const changed = event.data ?? {};
-  const published = publication(model, changed, wasPublished);
+  const published = publication(model, changed, wasPublished, publishes);
   if (published) {
     const publishEvent = lifecycles.event(model, published, request.role, request.hooks, { ...extra, data: changed });
     await lifecycles.before(model, publishEvent);
@@ -196,7 +202,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
     published = hooked.publication;
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, null);
-    const created = await insertRow(store, write, newEntryColumns(store, model, write, locale));
+    const created = await insertRow(store, write, newEntryColumns(store, model, write, locale, request.publishes !== false));
     if (write.relations.some((change) => change.attribute.name === 'localizations')) await linkListedLocalizations(store, model, created);
     await request.alsoWrite?.(store, created);
     await access.mustStillMatch(store.trx, model, created, 'create');

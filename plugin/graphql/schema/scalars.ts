@@ -4,7 +4,8 @@
  * collection meta, the publication state and the `Error` member of dynamic-zone unions.
  * Values are not coerced by these scalars beyond graphql-js's defaults: the door parses them.
  */
-import { GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType, GraphQLScalarType } from 'graphql';
+import { GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType, GraphQLScalarType, type ValueNode } from 'graphql';
+import { localeLiteral, timeLiteral } from './scalar-literals.js';
 import type { StoredScalarType } from '../../schema/registry.js';
 import { scalarFilterInputName } from './names.js';
 import type { TypeTable } from './type-table.js';
@@ -64,8 +65,11 @@ function scalarFilterInput(table: TypeTable, scalar: string): GraphQLInputObject
   });
 }
 
+/** The scalars whose literals are checked at validation, as Strapi's are. */
+const LITERALS: Readonly<Record<string, (node: ValueNode) => unknown>> = { Time: timeLiteral, I18NLocaleCode: localeLiteral };
+
 export function addBuiltInTypes(table: TypeTable): void {
-  for (const [name, description] of Object.entries(SCALARS)) table.add(new GraphQLScalarType({ name, description }));
+  for (const [name, description] of Object.entries(SCALARS)) table.add(new GraphQLScalarType({ name, description, ...(LITERALS[name] ? { parseLiteral: LITERALS[name], parseValue: (value: unknown) => value } : {}) }));
   for (const scalar of FILTERED_SCALARS) table.add(scalarFilterInput(table, scalar));
   table.add(new GraphQLObjectType({ name: 'Error', fields: () => table.fields({ code: 'String!', message: 'String' }) }));
   table.add(new GraphQLObjectType({ name: 'Pagination', fields: () => table.fields({ total: 'Int!', page: 'Int!', pageSize: 'Int!', pageCount: 'Int!' }) }));
