@@ -36,8 +36,6 @@ export interface MutationService {
   /** The media library, for the upload mutations. */
   readonly library?: MediaLibrary;
   readonly mutations: ReadonlyMap<string, OperationTarget>;
-  /** The component uid of a zone member's GraphQL type (`ComponentSharedQuote` → `shared.quote`). */
-  readonly componentOfType: (typeName: string) => string | undefined;
 }
 
 export async function executeMutation(
@@ -119,7 +117,7 @@ async function runField(service: MutationService, context: TranslateContext, nod
 /** The write a mutation stands for; an update or a delete of no entry answers as an entry that is not there. */
 async function write(service: MutationService, model: Model, target: OperationTarget, args: Record<string, unknown>, request: WriteRequest): Promise<ReadResult | Buffer> {
   const { engine } = service;
-  const data = () => mutationData(model, args.data, service.componentOfType);
+  const data = () => mutationData(args.data);
   const missing = () => request.answer!(engine, 0);
   const withId = { ...request, id: request.id ?? 0 };
   try {
@@ -133,7 +131,7 @@ async function write(service: MutationService, model: Model, target: OperationTa
         grantsToWrite(request, 'delete');
         return await (target.single ? deleteSingleType(engine, request) : deleteEntry(engine, withId));
       case 'createLocalization':
-        return await createLocalization(engine, { ...withId, body: localizationData(model, args, service.componentOfType) }, grantsToWrite(request, 'create'));
+        return await createLocalization(engine, { ...withId, body: localizationData(args) }, grantsToWrite(request, 'create'));
       default:
         throw new NotFoundError(`The mutation ${target.action} is not served`);
     }

@@ -60,10 +60,6 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
     mutations: targets.mutations,
     ...(settings.users ? { users: settings.users } : {}),
     ...(settings.upload ? { library: settings.upload } : {}),
-    componentOfType: (name) => {
-      const target = targets.types.get(name);
-      return target?.kind === 'component' ? target.uid : undefined;
-    },
     limits: { ...engine.limits, defaultLimit: options.defaultLimit ?? 10, maxLimit, withCount: true },
     depthLimit: options.depthLimit ?? MAX_POPULATE_DEPTH,
     introspection: options.introspection ?? process.env.NODE_ENV !== 'production',

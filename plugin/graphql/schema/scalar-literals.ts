@@ -1,16 +1,17 @@
 /**
  * The literal checks of Strapi's own scalars, where an operation's text is refused at validation
  * (400 GRAPHQL_VALIDATION_FAILED, "Expected value of type …; <reason>"): a `Time` is
- * HH:mm:ss(.SSS), an `I18NLocaleCode` is `all` or a locale code. Variables are taken as they are,
+ * HH:mm:ss(.SSS), an `I18NLocaleCode` is `all` or a locale code (plain errors: graphql-js words them
+ * "Expected value of type …; <reason>", as Strapi's are). Variables are taken as they are,
  * as Strapi takes them, and checked where they are used.
  */
-import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import { Kind, type ValueNode } from 'graphql';
 
 const TIME = /^(2[0-3]|[01][0-9]):([0-5][0-9]):([0-5][0-9])(.[0-9]{1,3})?$/;
 
 export function timeLiteral(node: ValueNode): string {
-  if (node.kind !== Kind.STRING) throw new GraphQLError('Expected a string');
-  if (!TIME.test(node.value)) throw new GraphQLError('Invalid time format, expected HH:mm:ss.SSS');
+  if (node.kind !== Kind.STRING) throw new Error('Expected a string');
+  if (!TIME.test(node.value)) throw new Error('Invalid time format, expected HH:mm:ss.SSS');
   return node.value;
 }
 
@@ -20,8 +21,8 @@ export function timeLiteral(node: ValueNode): string {
  * matches no entry).
  */
 export function localeLiteral(node: ValueNode): string {
-  if (node.kind !== Kind.STRING) throw new GraphQLError('Locale cannot represent non string type');
-  if (node.value !== 'all' && !isLocaleTag(node.value)) throw new GraphQLError('Unknown locale supplied');
+  if (node.kind !== Kind.STRING) throw new Error('Locale cannot represent non string type');
+  if (node.value !== 'all' && !isLocaleTag(node.value)) throw new Error('Unknown locale supplied');
   return node.value;
 }
 

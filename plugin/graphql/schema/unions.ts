@@ -6,7 +6,7 @@
  *   scalar `ArticleBlocksDynamicZoneInput` (items keyed by `__typename`);
  *   `union GenericMorph` of every content type's and component's type (the file's `related`).
  */
-import { GraphQLEnumType, GraphQLScalarType, GraphQLUnionType, isObjectType, type GraphQLObjectType } from 'graphql';
+import { GraphQLEnumType, GraphQLScalarType, GraphQLUnionType, isObjectType, Kind, valueFromASTUntyped, type GraphQLObjectType } from 'graphql';
 import { modelOf, shownAttributes, type SchemaBuild } from './build.js';
 import type { SchemaModel } from './models.js';
 import { baseName, componentName, enumName, enumValueName, zoneName } from './names.js';
@@ -36,9 +36,32 @@ export function addZones(build: SchemaBuild, model: SchemaModel): void {
     const name = zoneName(model, attribute.name);
     const members = [...attribute.components.map((uid) => componentName(modelOf(build, uid))), 'Error'];
     table.add(new GraphQLUnionType({ name, types: () => members.map((member) => objectType(build, member)) }));
-    table.add(new GraphQLScalarType({ name: `${name}Input` }));
+    table.add(zoneInput(build, `${name}Input`, attribute.components));
     build.targets.types.set(name, { kind: 'zone', uid: model.uid, attribute: attribute.name });
   }
+}
+
+/**
+ * A zone's input scalar, as the plugin's: an item names its component by `__typename` (any
+ * component's type, as there) and is read as the REST body's `{ __component, … }`; an item naming
+ * none is refused when the operation is validated, listing the zone's components.
+ */
+function zoneInput(build: SchemaBuild, name: string, components: readonly string[]): GraphQLScalarType {
+  const byTypeName = new Map(build.models.filter((model) => model.modelType === 'component').map((model) => [componentName(model), model.uid]));
+  const expected = components.map((uid) => componentName(modelOf(build, uid))).join(', ');
+  const item = (value: unknown) => {
+    const { __typename: typeName, ...rest } = (value ?? {}) as Record<string, unknown>;
+    const uid = typeof typeName === 'string' ? byTypeName.get(typeName) : undefined;
+    // A plain error: graphql-js words it "Expected value of type …; Component not found…", as Strapi's.
+    if (!uid) throw new Error(`Component not found. expected one of: ${expected}`);
+    return { __component: uid, ...rest };
+  };
+  return new GraphQLScalarType({
+    name,
+    serialize: (value) => value,
+    parseValue: item,
+    parseLiteral: (node, variables) => (node.kind === Kind.OBJECT ? item(valueFromASTUntyped(node, variables)) : undefined),
+  });
 }
 
 /** `GenericMorph`: every model's attributes type. */
