@@ -80,7 +80,7 @@ async function runField(service: MutationService, context: TranslateContext, nod
   const args = getArgumentValues(field, nodes[0], context.variables);
   const answer: WrittenAnswer = async (reader, id) => {
     const grants = grantsFor(who.rules.permissions, who.role);
-    const tree = authorizeWritten(grants, model, translateWrittenEntry(context, model, id, field, nodes));
+    const tree = authorizeWritten(grants, model, translateWrittenEntry(context, model, id, field, nodes, target.action === 'delete'));
     const statement = compileFieldValue(reader.executor.dialect, tree);
     const bound = { ...statement, values: bindCallerValues(statement.values, who.caller) };
     const maxBytes = who.budget.remaining;

@@ -13,7 +13,7 @@ import { parsePopulate } from '../query/parse-populate.js';
 import { parseQuery, type QueryLimits } from '../query/parse.js';
 import { checkRelationHops, DEFAULT_MAX_RELATION_HOPS } from '../query/relation-hops.js';
 import { MAX_POPULATE_DEPTH, populateDepth, tooDeep } from '../query/parse-populate.js';
-import type { DynamicZoneNode, PopulateNode, RootQuery, Selection, Shape, ShapeKey } from '../query/tree.js';
+import type { DynamicZoneNode, Filter, PopulateNode, RootQuery, Selection, Shape, ShapeKey } from '../query/tree.js';
 import { isPopulatable, type DynamicZoneAttribute, type Model, type PopulatableAttribute, type Registry, type ScalarAttribute } from '../schema/registry.js';
 import { collectFields, subSelections, type OperationContext } from './collect-fields.js';
 import { restFilters } from './filters.js';
@@ -66,12 +66,31 @@ export function translateRootField(context: TranslateContext, target: RootTarget
  * The answer of a mutation on entry `id` (`ArticleEntityResponse`, its selection): the entry read
  * back by id. Authorized by the caller as a write's answer is (read.ts authorizeWritten).
  */
-export function translateWrittenEntry(context: TranslateContext, model: Model, id: number, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]): RootQuery {
+export function translateWrittenEntry(
+  context: TranslateContext,
+  model: Model,
+  id: number,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  deleted = false,
+): RootQuery {
   const tree = parseQuery(context.registry, { model, action: 'findOne', id, query: {} }, context.limits);
   const { wrapper, row, selection } = wrapped(context, model, getNamedType(field.type) as GraphQLObjectType, nodes);
-  const root: RootQuery = { ...tree, selection, shape: { wrapper, row } };
+  const root: RootQuery = { ...tree, selection: deleted ? asDeleted(selection) : selection, shape: { wrapper, row } };
   if (populateDepth(root.selection) > MAX_POPULATE_DEPTH) throw tooDeep(nodes[0].name.value);
   return root;
+}
+
+/** No row matches it (an empty `or`). */
+const NOTHING: Filter = { kind: 'or', items: [] };
+
+/**
+ * A deleted entry as Strapi's plugin answers it: its scalars as they were, but its relations and
+ * media read after the delete (none) and its components and zones gone (null).
+ */
+function asDeleted(selection: Selection): Selection {
+  const populate = selection.populate.flatMap((node) => (node.kind === 'relation' || node.kind === 'media' ? [{ ...node, filters: NOTHING }] : []));
+  return { ...selection, populate };
 }
 
 /** An `ID` argument: a positive integer in a string, else an id no entry has. */
