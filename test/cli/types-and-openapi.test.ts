@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { grantsFor, loadPermissions } from '../../plugin/access/permissions.js';
+import { graphqlSdlFor } from '../../plugin/graphql/schema/schema.js';
 import { generateTypes } from '../../plugin/codegen/types.js';
 import { generateOpenApi } from '../../plugin/openapi/document.js';
 import { loadSchema } from '../../plugin/schema/load.js';
@@ -29,6 +30,20 @@ describe('content-api types and openapi', () => {
     const { stdout } = await run(process.execPath, [cliPath, 'types', '--root', repoRoot, '--out', file]);
     expect(stdout).to.equal(`wrote ${file}\n`);
     expect(readFileSync(file, 'utf8')).to.equal(generateTypes(await loadSchema(repoRoot)));
+  });
+
+  it('types --graphql adds the GraphQL schema as a constant of a .ts module, and refuses a .d.ts', async () => {
+    const file = join(out, 'api.ts');
+    await run(process.execPath, [cliPath, 'types', '--root', repoRoot, '--out', file, '--graphql']);
+    const written = readFileSync(file, 'utf8');
+    const sdl = graphqlSdlFor(await loadSchema(repoRoot));
+    expect(written.endsWith(`export const graphqlSchema: string = ${JSON.stringify(sdl)};\n`)).to.equal(true);
+    const refused = await run(process.execPath, [cliPath, 'types', '--root', repoRoot, '--out', join(out, 'api.d.ts'), '--graphql']).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).to.equal(2);
+    expect(refused?.stderr).to.contain('give --out a .ts file');
   });
 
   it('openapi --role prints the document of that role', async () => {
