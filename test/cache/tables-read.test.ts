@@ -40,6 +40,7 @@ const EXAMPLE_QUERIES: readonly [string, 'find' | 'findOne', string][] = [
   ['articles', 'find', 'populate[blocks][count]=true'],
   ['articles', 'find', 'populate[blocks][on][shared.slider][populate]=*&populate[blocks][on][shared.quote]=true'],
   ['articles', 'find', 'populate[blocks][on][shared.quote][filters][title][$eq]=x'],
+  ['articles', 'find', 'populate[blocks][on][shared.media][filters][file][name][$eq]=x'],
   ['articles', 'find', 'filters[category][name][$eq]=News'],
   ['articles', 'find', 'filters[category][articles][author][username][$containsi]=a&filters[seo][metaTitle][$notNull]=true'],
   ['articles', 'find', 'filters[headerImage][name][$null]=true'],
@@ -83,6 +84,9 @@ describe('the tables a statement reads (sql/tables-read.ts)', () => {
         ['author', 'members', 'populate[notes][count]=true'],
         ['moderator', 'tags', 'populate[notes]=*&filters[notes][title][$contains]=a'],
         ['author', 'notes', 'sort=tag.name'],
+        // The notes' rule reads their owners: sorting or filtering tags by their notes reads them too.
+        ['author', 'tags', 'sort=notes.title'],
+        ['author', 'tags', 'filters[notes][title][$eq]=x'],
         ['reader', 'notes', 'fields[0]=title'],
         ['scheduled', 'notes', ''],
       ];
