@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createTestApi, testDatabases } from '../../plugin/testing/index.js';
 import { repoRoot } from '../support/api.js';
-import { cachedRulesApp, cacheOutcome, elsewhere, sleep, type CachedApp } from './support.js';
+import { cachedRulesApp, cacheOutcome, sleep, useCachedRulesApp, type CachedApp } from './support.js';
 
 const MODERATOR = { 'x-member': 'moderator' };
 
@@ -22,15 +22,10 @@ for (const database of testDatabases()) {
     const settle = () => sleep(60);
     const titles = (body: { data: { attributes: { title: string } }[] }) => body.data.map((entry) => entry.attributes.title).sort();
 
-    before(async () => {
-      app = await cachedRulesApp({ database });
-      other = elsewhere(app.kit.knex);
-      // The test data's own notifications (PostgreSQL) or versions (MariaDB) are heard within the window.
-      await sleep(150);
-    });
-    after(async () => {
-      await other?.destroy();
-      await app?.kit.close();
+    const served = useCachedRulesApp({ database });
+    beforeEach(() => {
+      app = served.app();
+      other = served.other();
     });
 
     it('answers a repeated read from memory, with the same bytes and ETag', async () => {

@@ -46,3 +46,23 @@ export function elsewhere(knex: Knex): Knex {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * The rules app with the cache for the suite's tests, and a pool of its own on the database,
+ * opened before them and closed after; the test data's own echo (PostgreSQL's notifications,
+ * MariaDB's versions) is heard before the first test.
+ */
+export function useCachedRulesApp(options: TestApiOptions): { app(): CachedApp; other(): Knex } {
+  let app: CachedApp | undefined;
+  let other: Knex | undefined;
+  before(async () => {
+    app = await cachedRulesApp(options);
+    other = elsewhere(app.kit.knex);
+    await sleep(150);
+  });
+  after(async () => {
+    await other?.destroy();
+    await app?.kit.close();
+  });
+  return { app: () => app!, other: () => other! };
+}
