@@ -6,6 +6,8 @@
  * SQLite does not say which tables changed: every body is dropped.
  *
  * Read every `intervalMs` while bodies are kept, less often while none are (change-feed.ts `due`).
+ * A read that fails (the writing connection not had in time) cannot say what changed: until one
+ * succeeds no body is kept, and then every body is dropped.
  */
 import type { Knex } from 'knex';
 import { DataVersion, type VersionedConnection } from '../sql/sqlite-known-totals.js';
@@ -19,6 +21,7 @@ export class SqliteChanges implements ChangeFeed {
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
   private ticks = 0;
+  private down = false;
 
   constructor(
     private readonly knex: Knex,
@@ -26,31 +29,39 @@ export class SqliteChanges implements ChangeFeed {
     private readonly intervalMs: number,
   ) {}
 
-  readonly window = (): string => `${this.intervalMs} ms (PRAGMA data_version, read every ${this.intervalMs} ms)`;
+  window(): string {
+    return `${this.intervalMs} ms (PRAGMA data_version, read every ${this.intervalMs} ms)`;
+  }
 
   async start(): Promise<void> {
     await this.read();
     this.timer = setInterval(() => {
-      if (this.reading || !due(this.cache, ++this.ticks)) return;
-      this.reading = this.read().finally(() => (this.reading = null));
+      if (this.reading || !(this.down || due(this.cache, ++this.ticks))) return;
+      this.reading = this.read()
+        .catch(() => this.lose())
+        .finally(() => (this.reading = null));
     }, this.intervalMs);
     this.timer.unref();
   }
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.reading?.catch(() => undefined);
+    await this.reading;
   }
 
   private async read(): Promise<void> {
     const connection = (await this.knex.client.acquireConnection()) as VersionedConnection;
     try {
-      if (connection !== this.connection) {
-        // A new writing connection (the pool replaced it): what happened in between is not known.
+      if (connection !== this.connection || this.down) {
+        // A first read, a new writing connection (the pool replaced it) or one after a failure: what happened before is not known.
         if (this.connection) this.cache.invalidateAll();
         this.connection = connection;
         this.reader = new DataVersion(connection);
         this.version = this.reader.read();
+        if (this.down) {
+          this.down = false;
+          this.cache.written(null);
+        }
         return;
       }
       const version = this.reader!.read();
@@ -61,5 +72,11 @@ export class SqliteChanges implements ChangeFeed {
     } finally {
       await this.knex.client.releaseConnection(connection);
     }
+  }
+
+  private lose(): void {
+    if (this.down) return;
+    this.down = true;
+    this.cache.writing(null);
   }
 }
