@@ -55,6 +55,11 @@ export interface PrepareOptions {
    * HTTP (beside-strapi.ts); the others read statements with SQLite's or PostgreSQL's own driver.
    */
   readonly mysql?: boolean;
+  /**
+   * Also a server with the response cache of this size per database (`<name> warm`), measured
+   * once its answers are kept (beside-strapi.ts).
+   */
+  readonly cache?: string;
 }
 
 export async function prepareDatabases(options: PrepareOptions = {}): Promise<BenchDatabase[]> {
@@ -104,9 +109,9 @@ export async function prepareDatabases(options: PrepareOptions = {}): Promise<Be
   }
 }
 
-/** `content-api serve --workers N` on the database (which it syncs, as a first start would), for the schema folder `root`. */
-export async function serve(database: BenchDatabase, workers: number, root = repoRoot): Promise<BenchServer> {
-  const server = await startServer({ root, database: database.url, args: ['--workers', String(workers)] });
+/** `content-api serve --workers N` on the database (which it syncs, as a first start would), for the schema folder `root`, with `args` more. */
+export async function serve(database: BenchDatabase, workers: number, root = repoRoot, args: readonly string[] = []): Promise<BenchServer> {
+  const server = await startServer({ root, database: database.url, args: ['--workers', String(workers), ...args] });
   const pid = server.child.pid!;
   return {
     baseUrl: server.baseUrl,
@@ -122,6 +127,7 @@ export async function prepareEngines(options: PrepareOptions = {}): Promise<Benc
   const engines: BenchEngine[] = [];
   for (const database of await prepareDatabases(options)) {
     const server = await serve(database, 1);
+    const warm = options.cache ? await serve(database, 1, repoRoot, ['--cache', options.cache, '--quiet']).catch(async (error: unknown) => (await server.stop(), await database.drop(), Promise.reject(error))) : null;
     engines.push({
       name: database.name,
       description: database.description,
@@ -129,9 +135,11 @@ export async function prepareEngines(options: PrepareOptions = {}): Promise<Benc
       output: server.output,
       stop: async () => {
         await server.stop();
+        await warm?.stop();
         await database.drop();
       },
     });
+    if (warm) engines.push({ name: `${database.name} warm`, description: `${database.description}, response cache of ${options.cache}`, baseUrl: warm.baseUrl, output: warm.output, stop: async () => undefined });
   }
   return engines;
 }

@@ -36,7 +36,7 @@ const DATABASE_CONFIG = `module.exports = ({ env }) => {
 `;
 
 /** Starts the reference on the fixture `file` (SQLite, read only) copied into MariaDB. */
-export async function startStrapiOnMariadb(file: string): Promise<StrapiServer> {
+export async function startStrapiOnMariadb(file: string, fixedPort?: number): Promise<StrapiServer> {
   const installed = join(process.env.ORACLE_DIR ?? join(homedir(), '.cache', 'strapi-oracle'), 'strapi-app');
   if (!existsSync(join(installed, 'node_modules', '@strapi', 'strapi'))) throw new Error(`the reference is not installed at ${installed}`);
   const database = await createTestDatabase('mysql');
@@ -62,7 +62,7 @@ export async function startStrapiOnMariadb(file: string): Promise<StrapiServer> 
       for (const name of ['config', 'src', 'database', 'public', 'package.json', '.env']) cpSync(join(installed, name), join(app, name), { recursive: true });
       symlinkSync(join(installed, 'node_modules'), join(app, 'node_modules'));
       writeFileSync(join(app, 'config', 'database.js'), DATABASE_CONFIG);
-      const port = await freePort();
+      const port = fixedPort ?? (await freePort());
       const baseUrl = `http://127.0.0.1:${port}`;
       const boot = async (): Promise<number> => {
         child = spawn(process.execPath, [join(installed, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {

@@ -9,23 +9,18 @@
  *
  *   npm run bench:writes [-- --requests 1000] [-- --no-strapi]
  */
-import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { tokenHash } from '../plugin/access/tokens.js';
 import { loadSchema } from '../plugin/schema/load.js';
 import { copyDatabase } from '../plugin/storage/copy.js';
 import { openDatabase } from '../plugin/storage/database.js';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
 import { createTestDatabase, postgresServerUrl } from '../test/support/databases.js';
 import { startServer } from '../test/support/server.js';
-import { repoRoot } from './engines.js';
+import { RULED_TOKEN, TOKEN, writerRoot } from './writer-root.js';
 import { startStrapi } from './strapi-server.js';
-
-const TOKEN = 'writer-token';
-/** A writer whose `find` on categories has a rule: every connected category is checked under it. */
-const RULED_TOKEN = 'ruled-writer-token';
 
 /** The measured body: two relations (a to-one and a to-many) and three zone items, one with a relation and one with a file. */
 const BODY = JSON.stringify({
@@ -64,20 +59,6 @@ async function timeCreates(target: Target, requests: number): Promise<number[]> 
     if (response.status !== 200) throw new Error(`${target.name}: POST answered ${response.status}`);
   }
   return times.sort((a, b) => a - b);
-}
-
-/** The example schema with one full-access writer token, in a folder of its own. */
-function writerRoot(dir: string): string {
-  const root = join(dir, 'root');
-  for (const entry of ['content-types', 'components']) cpSync(join(repoRoot, entry), join(root, entry), { recursive: true });
-  const all = '[find, findOne, preview, create, update, delete]';
-  writeFileSync(
-    join(root, 'permissions.yaml'),
-    `roles:\n  writer:\n    article: ${all}\n    category: ${all}\n    restaurant: ${all}\n    file: [find, findOne]\n` +
-      `  ruled:\n    article: ${all}\n    category: { find: { where: { id: { $gt: 0 } } }, findOne: true }\n    file: [find, findOne]\n` +
-      `tokens:\n  - { name: writer, role: writer, hash: "${tokenHash(TOKEN, 'bench-writes-salt-01')}" }\n  - { name: ruled, role: ruled, hash: "${tokenHash(RULED_TOKEN, 'bench-writes-salt-02')}" }\n`,
-  );
-  return root;
 }
 
 async function ourTargets(dir: string): Promise<Target[]> {

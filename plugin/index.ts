@@ -51,6 +51,8 @@ import { MediaLibrary } from './upload/media-library.js';
 import { uploadSettings, type UploadOptions } from './upload/options.js';
 import { removeStaleReceivingFolders } from './upload/receiving-folder.js';
 import { serveLocalUploads } from './upload/serve-local.js';
+import type { CacheOptions } from './cache/options.js';
+import { startCache, type CacheStatus, type StartedCache } from './cache/start-cache.js';
 
 export { PermissionsFileMissing } from './access/permissions.js';
 export { ApiError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError } from './errors.js';
@@ -71,6 +73,9 @@ export type { WebhookConfig, WebhookEvent, WebhookTarget, UnsetVariable } from '
 export { WebhookVariablesUnset } from './webhooks/config.js';
 export { signature as webhookSignature } from './webhooks/send.js';
 export type { UploadOptions } from './upload/options.js';
+export type { CacheOptions } from './cache/options.js';
+export type { CacheStatus } from './cache/start-cache.js';
+export { CacheWithoutTriggers } from './cache/start-cache.js';
 export type { MediaApi, MediaUploadInfo } from './upload/host-upload.js';
 export type { StorageProvider, StagingProvider, StagedObject, StoredObject, StoredLocation } from './upload/provider.js';
 export { createLocalProvider, type LocalProviderOptions } from './upload/local-provider.js';
@@ -213,6 +218,12 @@ export interface ContentApiOptions {
    * `introspection`). Off by default.
    */
   graphql?: GraphqlOptions | true;
+  /**
+   * Keep finished answers in memory until a table they read changes, whoever writes it (off by
+   * default; docs/cache.md): `{ maxBytes: '256MB' }`. With sync on, PostgreSQL and MariaDB get the
+   * change triggers that tell every server of a write.
+   */
+  cache?: CacheOptions | false;
 }
 
 export interface ContentApi {
@@ -247,6 +258,8 @@ export interface ContentApi {
    * (`watchPermissions`).
    */
   reloadPermissions(): Promise<void>;
+  /** The response cache (the `cache` option): what it says of itself, and its counters; null when off. */
+  readonly cache: CacheStatus | null;
   /** Stops the read workers and closes the database connections the plugin opened (not a knex instance the host passed). */
   close(): Promise<void>;
 }
@@ -293,7 +306,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     cacheControl = cacheControlPolicy(options.cacheControl, registry);
     lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
-    if (options.sync !== false) await syncSchema(knex, registry);
+    if (options.sync !== false) await syncSchema(knex, registry, { changeTriggers: Boolean(options.cache) });
     // As a Strapi app's first start: a fresh database gets the Authenticated and Public roles.
     if (users && options.sync !== false) await seedStockRoles(knex, registry, new Date((options.now ?? Date.now)()));
     if (options.sync !== false && options.upload !== false) await syncFolderTables(knex);
@@ -331,9 +344,12 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const executor = createExecutor(knex, { replicas, ...executorOptions });
   // A write's answer is read where the write went: a replica may not have it yet.
   const primaryExecutor = replicas.length ? createExecutor(knex, executorOptions) : executor;
+  let cache: StartedCache | null = null;
   try {
     await Promise.all([executor.ready(), primaryExecutor.ready()]);
+    if (options.cache) cache = await startCache(knex, registry, options.cache, replicas.length > 0);
   } catch (error) {
+    await Promise.all(ownedReplicas.map((replica) => replica.destroy()));
     await executor.close();
     if (primaryExecutor !== executor) await primaryExecutor.close();
     await webhooks.close();
@@ -397,6 +413,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     users: endUsers,
     reportHookError,
     upload: mediaLibrary ?? undefined,
+    cache: cache?.reads,
   });
   const routes = router.routes() as unknown as Middleware;
   const withNotFound = notFound(prefix);
@@ -438,8 +455,10 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     events: engine.lifecycles.events,
     webhooks,
     reloadPermissions,
+    cache: cache?.status ?? null,
     async close() {
       watcher?.close();
+      await cache?.close();
       mediaLibrary?.close();
       await statistics.close();
       await webhooks.close();

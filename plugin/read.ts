@@ -96,8 +96,8 @@ function cachedPlan(engine: ReadEngine, request: Omit<ReadRequest, 'action'>, ac
   return plan;
 }
 
-/** The compiled statements of a request, from the cache when this role already asked the same. */
-function planFor(engine: ReadEngine, request: ReadRequest): Plan {
+/** The compiled statements of a request, from the cache when this role already asked the same (what the response cache keys and inspects). */
+export function planFor(engine: ReadEngine, request: ReadRequest): Plan {
   return cachedPlan(engine, request, request.action, () =>
     planRead({ registry: engine.registry, limits: engine.limits, permissions: request.rules.permissions }, request),
   );

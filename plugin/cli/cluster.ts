@@ -12,6 +12,11 @@ export function isClusterWorker(): boolean {
   return cluster.isWorker;
 }
 
+/** The first worker forked: it speaks for all of them where one line is enough. */
+export function isFirstWorker(): boolean {
+  return cluster.worker?.id === 1;
+}
+
 /** In a worker: the signals that stop it (SIGINT is left to the primary, and ignored here). */
 export function workerStopSignals(): NodeJS.Signals[] {
   process.on('SIGINT', () => undefined);

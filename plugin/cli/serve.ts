@@ -26,7 +26,9 @@ import { parseCorsOrigins } from '../http/cors.js';
 import { formatSummary, seedIfEmpty } from '../seed/seed.js';
 import { DEFAULT_TIMEOUT_MS } from '../sql/execute.js';
 import { commandHelp, parseCommand, prepareDatabase, SCHEMA_AND_DATABASE, SCHEMA_AND_DATABASE_HELP, UsageError } from './common.js';
-import { isClusterWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
+import { parseByteSize } from '../cache/options.js';
+import { installChangeTriggers } from '../storage/change-triggers.js';
+import { isClusterWorker, isFirstWorker, leaveCluster, superviseWorkers, workerStopSignals } from './cluster.js';
 import { liveApi } from './live-api.js';
 import { shutdownOnSignals } from './shutdown.js';
 import { uploadFromEnv } from './upload-env.js';
@@ -51,11 +53,13 @@ const OPTIONS = {
   workers: { type: 'string', ...(process.env.WORKERS ? { default: process.env.WORKERS } : {}) },
   replica: { type: 'string', multiple: true },
   'allow-missing-permissions': { type: 'boolean', default: false },
+  cache: { type: 'string', ...(process.env.CACHE ? { default: process.env.CACHE } : {}) },
+  'cache-max-age': { type: 'string' },
   ...USERS_FLAGS,
 } as const;
 
 const USAGE = commandHelp(
-  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]',
+  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--cache SIZE [--cache-max-age MS]] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]',
   OPTIONS,
   {
     ...SCHEMA_AND_DATABASE_HELP,
@@ -76,6 +80,8 @@ const USAGE = commandHelp(
     workers: ['N', 'processes serving the port (default $WORKERS, else 1: its read workers use every core)'],
     replica: ['URL', 'a PostgreSQL or MariaDB read replica; repeatable'],
     'allow-missing-permissions': 'start without permissions.yaml, as an API closed to every caller (else a missing file is an error)',
+    cache: ['SIZE', 'keep answers in memory until a table they read changes, up to SIZE (256MB; default $CACHE, else off; docs/cache.md)'],
+    'cache-max-age': ['MS', 'serve a kept answer for at most MS milliseconds (needed on a database without change triggers)'],
     ...USERS_FLAGS_HELP,
   },
 );
@@ -120,10 +126,20 @@ function uploadOptions(): ContentApiOptions['upload'] {
   }
 }
 
-function parseMilliseconds(text: string): number {
+function parseMilliseconds(text: string, flag = '--timeout'): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--timeout expects milliseconds, got "${text}"`, USAGE);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${flag} expects milliseconds, got "${text}"`, USAGE);
   return value;
+}
+
+/** `--cache 256MB [--cache-max-age MS]` → the cache option. */
+function cacheOption(size: string | undefined, maxAge: string | undefined): ContentApiOptions['cache'] {
+  if (size === undefined) {
+    if (maxAge !== undefined) throw new UsageError('--cache-max-age bounds the response cache: add --cache SIZE', USAGE);
+    return undefined;
+  }
+  if (parseByteSize(size) === null) throw new UsageError(`--cache expects a size such as 256MB, got "${size}"`, USAGE);
+  return { maxBytes: size, ...(maxAge === undefined ? {} : { maxAge: parseMilliseconds(maxAge, '--cache-max-age') }) };
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -155,6 +171,7 @@ export async function run(args: string[]): Promise<number> {
     allowMissingPermissions: values['allow-missing-permissions'],
     users: usersFromFlags(values, USAGE),
     upload,
+    cache: cacheOption(values.cache, values['cache-max-age']),
   };
   if (workers > 1 && !inWorker) return servePrimary(options, workers, values.seed, values.host);
   if (inWorker) {
@@ -202,6 +219,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : values.port;
+  if (api.cache && (!inWorker || isFirstWorker())) process.stdout.write(`${api.cache.summary}\n`);
   if (!inWorker) process.stdout.write(`content-api listening on http://${values.host}:${port}/api${values.watch ? ' (watching the schema files)' : ''}\n`);
   process.on('SIGHUP', () => {
     if (live) {
@@ -236,7 +254,9 @@ export async function run(args: string[]): Promise<number> {
 
 /** `--workers N` above 1: the database prepared once here, then N processes serving it. */
 async function servePrimary(options: ContentApiOptions, workers: number, seed: boolean, host: string): Promise<number> {
-  const api = await contentApi({ ...options, logger: false, sqliteReadWorkers: 0, watchPermissions: false });
+  // The workers keep the answers; here the database only gets the change triggers they need (with sync).
+  const api = await contentApi({ ...options, cache: false, logger: false, sqliteReadWorkers: 0, watchPermissions: false });
+  if (options.cache && options.sync !== false) await installChangeTriggers(api.knex, api.registry);
   // On SQLite the primary stays open to deliver the webhooks the workers' writes record.
   const delivers = clientOf(api.knex) === 'sqlite' && api.webhooks.config().targets.length > 0;
   try {

@@ -25,6 +25,7 @@ import { addUserRoutes } from '../auth/routes.js';
 import type { EndUsers } from '../auth/end-users.js';
 import { addUploadRoutes } from '../upload/routes.js';
 import type { MediaLibrary } from '../upload/media-library.js';
+import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';
 
 export interface RouterOptions {
   /** Where a lifecycle hook's or event listener's failure after commit goes (default: the app's 'error' event). */
@@ -51,6 +52,8 @@ export interface RouterOptions {
   readonly users?: EndUsers;
   /** The media library's routes (`/upload`, `/upload/files`), when it is on. */
   readonly upload?: MediaLibrary;
+  /** The response cache, when it is on: reads go through it. */
+  readonly cache?: CachedReads;
 }
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
@@ -92,8 +95,11 @@ async function handle(
   const caller = await resolveCaller(ctx, rules.tokens, options.resolveRole, options.now());
   const { role, identified } = caller;
   let result: ReadResult;
+  let outcome: CacheOutcome | null = null;
   try {
-    result = await read(engine, { model, action, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline });
+    const request = { model, action, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline };
+    if (options.cache) ({ result, outcome } = await options.cache.read(engine, request));
+    else result = await read(engine, request);
   } catch (error) {
     if (error instanceof ResponseTooLargeError) await refusals.pace(caller.key);
     throw error;
@@ -107,7 +113,9 @@ async function handle(
     // `total`: the list's total was known, not counted (sql/sqlite-known-totals.ts).
     const lane = result.stats.onEventLoop ? ', lane;desc="event-loop"' : '';
     const total = result.stats.totalsKnown ? ', total;desc="known"' : '';
-    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"${lane}${total}`);
+    // `cache`: answered from the response cache (hit) or from the database (miss).
+    const cached = outcome ? `, cache;desc="${outcome}"` : '';
+    ctx.set('Server-Timing', `db;dur=${result.stats.milliseconds.toFixed(2)}, sql;desc="statements=${result.stats.statements}"${lane}${total}${cached}`);
   }
   sendRead(ctx, result);
 }

@@ -35,18 +35,35 @@ interface Count {
   readonly parameters: readonly string[];
 }
 
-export class KnownTotals {
-  private readonly totals = new Map<string, { readonly total: number; readonly version: unknown }>();
-  private readonly counts = new Map<string, Count>();
-  private nextCount = 0;
+/**
+ * A connection's view of the database's version: it changes whenever another connection has
+ * committed since the last read, never for the connection's own commits. The response cache reads
+ * it on the writing connection (cache/sqlite-changes.ts): a change there is a write from elsewhere.
+ */
+export class DataVersion {
   private readonly dataVersion: Pluck;
 
   constructor(connection: VersionedConnection) {
     this.dataVersion = connection.prepare('PRAGMA data_version').pluck(true);
   }
 
-  version(): unknown {
+  read(): unknown {
     return this.dataVersion.get();
+  }
+}
+
+export class KnownTotals {
+  private readonly totals = new Map<string, { readonly total: number; readonly version: unknown }>();
+  private readonly counts = new Map<string, Count>();
+  private nextCount = 0;
+  private readonly dataVersion: DataVersion;
+
+  constructor(connection: VersionedConnection) {
+    this.dataVersion = new DataVersion(connection);
+  }
+
+  version(): unknown {
+    return this.dataVersion.read();
   }
 
   /** What a list's total is kept under: its count's text and the values of the parameters it reads. */
@@ -79,7 +96,7 @@ export class KnownTotals {
 }
 
 /** A bound value as key text: its type kept apart (1 and '1' differ), bigints and bytes included. */
-function valueKey(value: unknown): string {
+export function valueKey(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (Buffer.isBuffer(value)) return `x${value.toString('hex')}`;
   return JSON.stringify(value) ?? 'undefined';

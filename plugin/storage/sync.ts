@@ -13,13 +13,14 @@ import type { Registry } from '../schema/registry.js';
 import { clientOf, type DatabaseClient } from './database.js';
 import { inspectDatabase, storedName, type ExistingTable } from './inspect.js';
 import { vacuumAnalyze } from './vacuum.js';
+import { announceEveryTableChanged, installChangeTriggers } from './change-triggers.js';
 import { createDeclaredIndex, declaredIndexWork, dropDeclaredIndex } from './declared-indexes.js';
 import { describeLayout, type ColumnLayout, type IndexLayout, type Layout, type TableLayout } from './layout.js';
 
 /** One thing sync changed. */
 export interface SchemaChange {
   /** `droppedIndex`: a declared index no schema file declares any more. */
-  readonly kind: 'table' | 'column' | 'index' | 'droppedIndex';
+  readonly kind: 'table' | 'column' | 'index' | 'droppedIndex' | 'triggers';
   readonly table: string;
   /** The table, column or index name. */
   readonly name: string;
@@ -29,12 +30,15 @@ export interface SchemaChange {
 export interface SyncOptions {
   /** Receives one line per change. */
   log?: (line: string) => void;
+  /** Install the triggers that tell servers with a response cache which tables change (change-triggers.ts). */
+  changeTriggers?: boolean;
 }
 
 /** One line for a change, as the CLI prints it. */
 export function describeChange(change: SchemaChange): string {
   if (change.kind === 'table') return `created table ${change.table}`;
   if (change.kind === 'column') return `added column ${change.table}.${change.name}`;
+  if (change.kind === 'triggers') return `added change triggers on ${change.table}`;
   if (change.kind === 'droppedIndex') return `dropped index ${change.name} on ${change.table}: no schema file declares it as it was`;
   return `created index ${change.name} on ${change.table}`;
 }
@@ -154,6 +158,12 @@ export async function applyLayout(knex: Knex, layout: Layout): Promise<SchemaCha
 export async function syncSchema(knex: Knex, registry: Registry, options: SyncOptions = {}): Promise<SchemaChange[]> {
   const layout = describeLayout(registry);
   const changes = await knex.transaction((trx) => applyLayout(trx, layout));
+  if (options.changeTriggers) {
+    const triggered = await installChangeTriggers(knex, registry);
+    // Servers caching answers drop them all: what they read may have changed shape.
+    if (changes.length) await announceEveryTableChanged(knex);
+    changes.push(...triggered.map((table): SchemaChange => ({ kind: 'triggers', table, name: table })));
+  }
   for (const change of changes) options.log?.(describeChange(change));
   // A new index on a table that has rows serves index-only scans once the table is vacuumed.
   await vacuumAnalyze(knex, [...new Set(changes.filter((change) => change.kind === 'index').map((change) => change.table))]);

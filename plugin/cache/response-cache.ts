@@ -1,0 +1,185 @@
+/**
+ * Finished response bodies (the bytes sent and their ETag), kept until a table they were read
+ * from changes: bounded in bytes, least recently used out first. Knows nothing of HTTP or of the
+ * database; the doors give it keys and bodies, the write watchers tell it which tables change.
+ *
+ * A body is built from a snapshot the cache cannot see, so every change moves a clock: a body is
+ * kept only if no table it read changed since its read began (`since`, from `clock()` before the
+ * statement ran), and not while a write to one of them is under way (`writing` … `written`, from
+ * before the write's first statement to after its commit). A write's answer is therefore never
+ * followed by an older body: the bodies read before it are dropped when it starts, and none read
+ * until it has committed is kept.
+ */
+
+export interface CachedBody {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+interface Entry extends CachedBody {
+  readonly key: string;
+  readonly tables: readonly string[];
+  readonly bytes: number;
+  /** When it was kept (epoch ms), for the time bound of a database that tells no changes. */
+  readonly at: number;
+}
+
+export interface ResponseCacheOptions {
+  /** Most bytes held: bodies, keys and bookkeeping. */
+  readonly maxBytes: number;
+  /** Largest body kept (default an eighth of maxBytes). */
+  readonly maxEntryBytes?: number;
+  /** How long a body may be served (ms), for databases whose changes from elsewhere are not told (default: until a change). */
+  readonly maxAgeMs?: number;
+  readonly now?: () => number;
+}
+
+/** What an entry costs beside its body and key: its object, its place in the maps, its table list. */
+const ENTRY_OVERHEAD = 200;
+
+export interface CacheCounters {
+  hits: number;
+  misses: number;
+  kept: number;
+  dropped: number;
+}
+
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byTable = new Map<string, Set<string>>();
+  /** The clock's value at each table's last change, and at the last change of everything. */
+  private readonly changedAt = new Map<string, number>();
+  private everythingChangedAt = 0;
+  private readonly writes = new Map<string, number>();
+  private writesToEverything = 0;
+  private ticks = 0;
+  private held = 0;
+  readonly maxBytes: number;
+  readonly maxEntryBytes: number;
+  readonly maxAgeMs: number | null;
+  private readonly now: () => number;
+  readonly counters: CacheCounters = { hits: 0, misses: 0, kept: 0, dropped: 0 };
+
+  constructor(options: ResponseCacheOptions) {
+    this.maxBytes = options.maxBytes;
+    this.maxEntryBytes = Math.min(options.maxEntryBytes ?? Math.floor(options.maxBytes / 8), options.maxBytes);
+    this.maxAgeMs = options.maxAgeMs ?? null;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** A read's start: what `set` checks its tables' changes against. */
+  clock(): number {
+    return this.ticks;
+  }
+
+  get(key: string): CachedBody | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || (this.maxAgeMs !== null && this.now() - entry.at >= this.maxAgeMs)) {
+      if (entry) this.drop(entry);
+      this.counters.misses += 1;
+      return undefined;
+    }
+    // Its place in the map is its place in the eviction order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.counters.hits += 1;
+    return entry;
+  }
+
+  /** Whether `set` would keep a body of `length` bytes read from `tables` since `since` (so that it is copied only then). */
+  accepts(length: number, tables: readonly string[], since: number): boolean {
+    return length <= this.maxEntryBytes && this.unchangedSince(tables, since);
+  }
+
+  /**
+   * Keeps `body` under `key`, unless it is too large or a table it read changed since `since` (or
+   * is being written): then it may be older than the data, and is not kept. Answers whether it was.
+   */
+  set(key: string, body: CachedBody, tables: readonly string[], since: number): boolean {
+    const bytes = body.body.length + key.length * 2 + tables.length * 8 + ENTRY_OVERHEAD;
+    if (body.body.length > this.maxEntryBytes || bytes > this.maxBytes || !this.unchangedSince(tables, since)) return false;
+    const old = this.entries.get(key);
+    if (old) this.drop(old);
+    while (this.held + bytes > this.maxBytes) this.drop(this.entries.values().next().value as Entry);
+    const entry: Entry = { key, body: body.body, etag: body.etag, tables, bytes, at: this.now() };
+    this.entries.set(key, entry);
+    for (const table of tables) {
+      let keys = this.byTable.get(table);
+      if (!keys) this.byTable.set(table, (keys = new Set()));
+      keys.add(key);
+    }
+    this.held += bytes;
+    this.counters.kept += 1;
+    return true;
+  }
+
+  /** Drops the bodies read from any of `tables`; a read that began before is not kept. */
+  invalidate(tables: Iterable<string>): void {
+    const tick = ++this.ticks;
+    for (const table of tables) {
+      this.changedAt.set(table, tick);
+      const keys = this.byTable.get(table);
+      if (!keys) continue;
+      for (const key of [...keys]) this.drop(this.entries.get(key)!);
+    }
+  }
+
+  /** Drops every body: a change whose tables are not known (another connection of a SQLite file, a lost notification). */
+  invalidateAll(): void {
+    this.everythingChangedAt = ++this.ticks;
+    for (const entry of [...this.entries.values()]) this.drop(entry);
+  }
+
+  /** A write to `tables` (null: to tables not known) is about to run: their bodies go, and none is kept until `written`. */
+  writing(tables: Iterable<string> | null): void {
+    if (tables === null) {
+      this.writesToEverything += 1;
+      this.invalidateAll();
+      return;
+    }
+    const list = [...tables];
+    for (const table of list) this.writes.set(table, (this.writes.get(table) ?? 0) + 1);
+    this.invalidate(list);
+  }
+
+  /** The write `writing` announced has committed or rolled back. */
+  written(tables: Iterable<string> | null): void {
+    if (tables === null) {
+      this.writesToEverything -= 1;
+      this.invalidateAll();
+      return;
+    }
+    const list = [...tables];
+    for (const table of list) {
+      const left = (this.writes.get(table) ?? 1) - 1;
+      if (left > 0) this.writes.set(table, left);
+      else this.writes.delete(table);
+    }
+    this.invalidate(list);
+  }
+
+  private unchangedSince(tables: readonly string[], since: number): boolean {
+    if (this.writesToEverything > 0 || this.everythingChangedAt > since) return false;
+    return tables.every((table) => !this.writes.has(table) && (this.changedAt.get(table) ?? 0) <= since);
+  }
+
+  private drop(entry: Entry): void {
+    this.entries.delete(entry.key);
+    for (const table of entry.tables) {
+      const keys = this.byTable.get(table);
+      keys?.delete(entry.key);
+      if (keys?.size === 0) this.byTable.delete(table);
+    }
+    this.held -= entry.bytes;
+    this.counters.dropped += 1;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The cache's bookkeeping (cache/response-cache.ts): least recently used out first within its
+ * bytes; a body read before a change to one of its tables, or during a write to one, is not kept;
+ * a change drops only the bodies of its tables; a time bound expires bodies.
+ */
+import { expect } from 'chai';
+import { ResponseCache } from '../../plugin/cache/response-cache.js';
+
+const body = (text: string) => ({ body: Buffer.from(text), etag: `W/"${text}"` });
+
+describe('the response cache (cache/response-cache.ts)', () => {
+  it('keeps bodies within its bytes, least recently used out first', () => {
+    const cache = new ResponseCache({ maxBytes: 2000, maxEntryBytes: 1000 });
+    const since = cache.clock();
+    for (const key of ['a', 'b', 'c', 'd']) expect(cache.set(key, body(key.repeat(300)), ['t'], since)).to.equal(true);
+    expect(cache.bytes).to.be.at.most(2000);
+    expect(cache.get('a')).to.equal(undefined);
+    expect(cache.get('b')?.body.toString()).to.equal('b'.repeat(300));
+    cache.set('e', body('e'.repeat(300)), ['t'], since);
+    // b was used last, c was not: c goes first.
+    expect(cache.get('c')).to.equal(undefined);
+    expect(cache.get('b')).not.to.equal(undefined);
+    expect(cache.set('big', body('x'.repeat(1001)), ['t'], since)).to.equal(false);
+  });
+
+  it('drops the bodies of a changed table only, and keeps no body read before the change', () => {
+    const cache = new ResponseCache({ maxBytes: 10_000 });
+    const before = cache.clock();
+    cache.set('notes', body('n'), ['notes', 'members'], before);
+    cache.set('tags', body('t'), ['tags'], before);
+    const readingNotes = cache.clock();
+    cache.invalidate(['members']);
+    expect(cache.get('notes')).to.equal(undefined);
+    expect(cache.get('tags')).not.to.equal(undefined);
+    expect(cache.set('notes', body('old'), ['notes', 'members'], readingNotes)).to.equal(false);
+    expect(cache.set('notes', body('new'), ['notes', 'members'], cache.clock())).to.equal(true);
+    cache.invalidateAll();
+    expect(cache.size).to.equal(0);
+    expect(cache.set('tags', body('t'), ['tags'], readingNotes)).to.equal(false);
+  });
+
+  it('keeps nothing of a table while a write to it is under way', () => {
+    const cache = new ResponseCache({ maxBytes: 10_000 });
+    cache.set('notes', body('n'), ['notes'], cache.clock());
+    cache.writing(['notes']);
+    expect(cache.get('notes')).to.equal(undefined);
+    expect(cache.set('notes', body('n'), ['notes'], cache.clock())).to.equal(false);
+    expect(cache.set('tags', body('t'), ['tags'], cache.clock())).to.equal(true);
+    const duringWrite = cache.clock();
+    cache.written(['notes']);
+    expect(cache.set('notes', body('n'), ['notes'], duringWrite)).to.equal(false);
+    expect(cache.set('notes', body('n'), ['notes'], cache.clock())).to.equal(true);
+    cache.writing(null);
+    expect(cache.size).to.equal(0);
+    expect(cache.set('tags', body('t'), ['tags'], cache.clock())).to.equal(false);
+    cache.written(null);
+    expect(cache.set('tags', body('t'), ['tags'], cache.clock())).to.equal(true);
+  });
+
+  it('serves a body for its time bound at most', () => {
+    let now = 1000;
+    const cache = new ResponseCache({ maxBytes: 10_000, maxAgeMs: 50, now: () => now });
+    cache.set('a', body('a'), ['t'], cache.clock());
+    now += 49;
+    expect(cache.get('a')).not.to.equal(undefined);
+    now += 1;
+    expect(cache.get('a')).to.equal(undefined);
+    expect(cache.bytes).to.equal(0);
+  });
+});
