@@ -438,6 +438,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
         reportHookError,
         users: endUsers,
         upload: mediaLibrary ?? undefined,
+        cache: cache?.reads,
       })
     : null;
   const doors = graphql ? compose([graphql, apiRoutes]) : apiRoutes;

@@ -20,6 +20,7 @@ import type { ExecutionStats } from '../sql/execute.js';
 import { checkOperationSize } from '../response-budget.js';
 import { collectFields } from './collect-fields.js';
 import type { OperationPlan } from './operation-plan.js';
+import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';
 import type { GraphqlCaller } from './request.js';
 import { graphqlError, type GraphqlErrorJson } from './errors.js';
 import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
@@ -34,6 +35,8 @@ export interface QueryResult {
   readonly body: Buffer;
   readonly release?: () => void;
   readonly stats: ExecutionStats;
+  /** Whether the response cache answered (when it is on). */
+  readonly outcome?: CacheOutcome;
 }
 
 /** Where the Query type's fields read: null for a field this door does not answer from the content. */
@@ -47,6 +50,8 @@ export interface QueryService {
   readonly engine: WriteEngine;
   readonly targets: QueryTargets;
   readonly users?: EndUsers;
+  /** The response cache, when it is on. */
+  readonly cache?: CachedReads;
 }
 
 export async function executeQuery(service: QueryService, context: TranslateContext, request: QueryRequest): Promise<QueryResult> {
@@ -56,12 +61,20 @@ export async function executeQuery(service: QueryService, context: TranslateCont
   const maxBytes = request.budget.remaining;
   // A batch whose earlier operations spent the budget runs no more.
   if (maxBytes <= 0) checkOperationSize(engine.maxResponseBytes + 1, engine.maxResponseBytes);
+  const run = () => runOperation(engine, plan, request, maxBytes);
+  const kept = service.cache && request.cacheKey !== null && !plan.personal ? await service.cache.operation(plan, { key: request.cacheKey, rules: request.rules, caller: request.caller }, run) : null;
+  const result = kept ? kept.result : await run();
+  request.budget.remaining -= result.body.length;
+  return { ...result, ...(kept ? { outcome: kept.outcome } : {}) };
+}
+
+/** The operation's one statement, under the response budget left. */
+async function runOperation(engine: WriteEngine, plan: OperationPlan, request: QueryRequest, maxBytes: number): Promise<QueryResult> {
   refuseOverBudget(engine, plan.roots, maxBytes);
   const statement = plan.compiled.body;
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const bound = { ...statement, values: bindCallerValues(statement.values, request.caller) };
   const body = await engine.executor.body(bound, stats, request.deadline, maxBytes, { caller: request.caller.key });
-  request.budget.remaining -= body.size;
   try {
     checkOperationSize(body.size, maxBytes);
   } catch (error) {
@@ -96,7 +109,7 @@ async function planOperation(service: QueryService, context: TranslateContext, r
     }
   }
   const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
-  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots };
+  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots, personal };
   if (request.cacheKey !== null && !personal) request.rules.operations.set(request.cacheKey, plan);
   return plan;
 }

@@ -10,6 +10,8 @@ import type { Statement } from '../sql/compile.js';
 export interface OperationPlan {
   readonly compiled: { readonly body: Statement };
   readonly roots: readonly RootQuery[];
+  /** A field answers from the caller (`me`): neither the plan nor its answers are kept. */
+  readonly personal: boolean;
 }
 
 /** The cache key of an operation asked by `role`. */

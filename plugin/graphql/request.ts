@@ -26,6 +26,7 @@ import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
 import { RequestRefusal } from './request-body.js';
+import type { CacheOutcome } from '../cache/cached-read.js';
 import { operationKey } from './operation-plan.js';
 import { executeQuery, type QueryService } from './execute-query.js';
 import { executeMutation, type MutationService } from './execute-mutation.js';
@@ -96,6 +97,7 @@ export interface GraphqlAnswer {
   readonly body: Buffer | Record<string, unknown>;
   readonly release?: () => void;
   readonly stats?: ExecutionStats;
+  readonly outcome?: CacheOutcome;
 }
 
 const APOLLO = 'INTERNAL_SERVER_ERROR';
@@ -146,7 +148,7 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
   if (operation.operation === 'mutation') return { status: 200, ...(await executeMutation(service, context, operation, who)) };
   const cacheKey = operationKey(who.role, params.query, operationName, variablesOf(params.variables));
   const result = await executeQuery(service, context, { operation, ...who, cacheKey });
-  return { status: 200, body: result.body, stats: result.stats, ...(result.release ? { release: result.release } : {}) };
+  return { status: 200, body: result.body, stats: result.stats, ...(result.release ? { release: result.release } : {}), ...(result.outcome ? { outcome: result.outcome } : {}) };
 }
 
 function variablesOf(raw: unknown): Record<string, unknown> {

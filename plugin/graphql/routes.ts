@@ -155,7 +155,8 @@ function send(ctx: Context, answer: GraphqlAnswer, options?: Pick<GraphqlRouteOp
   ctx.status = answer.status;
   ctx.type = 'application/json';
   if (answer.stats && options?.serverTiming) {
-    ctx.set('Server-Timing', `db;dur=${answer.stats.milliseconds.toFixed(2)}, sql;desc="statements=${answer.stats.statements}"`);
+    const cached = answer.outcome ? `, cache;desc="${answer.outcome}"` : '';
+    ctx.set('Server-Timing', `db;dur=${answer.stats.milliseconds.toFixed(2)}, sql;desc="statements=${answer.stats.statements}"${cached}`);
   }
   ctx.body = Buffer.isBuffer(answer.body) ? answer.body : JSON.stringify(answer.body);
   if (answer.release) ctx.res.once('close', answer.release);

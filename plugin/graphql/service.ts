@@ -7,6 +7,7 @@ import type { RoleResolver } from '../access/role.js';
 import type { WriteEngine } from '../write/write.js';
 import type { EndUsers } from '../auth/end-users.js';
 import type { MediaLibrary } from '../upload/media-library.js';
+import type { CachedReads } from '../cache/cached-read.js';
 import { MAX_POPULATE_DEPTH } from '../query/parse-populate.js';
 import { generateGraphQL } from './schema/schema.js';
 import type { GraphQLTargets } from './schema/targets.js';
@@ -45,6 +46,8 @@ export interface GraphqlDoorSettings {
   readonly users?: EndUsers;
   /** The media library (the `upload` option), for the upload mutations. */
   readonly upload?: MediaLibrary;
+  /** The response cache (the `cache` option): query operations' answers are kept in it too. */
+  readonly cache?: CachedReads;
 }
 
 export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
@@ -60,6 +63,7 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
     mutations: targets.mutations,
     ...(settings.users ? { users: settings.users } : {}),
     ...(settings.upload ? { library: settings.upload } : {}),
+    ...(settings.cache ? { cache: settings.cache } : {}),
     limits: { ...engine.limits, defaultLimit: options.defaultLimit ?? 10, maxLimit, withCount: true },
     depthLimit: options.depthLimit ?? MAX_POPULATE_DEPTH,
     introspection: options.introspection ?? process.env.NODE_ENV !== 'production',
