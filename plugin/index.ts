@@ -30,7 +30,8 @@ import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
 import { buildModels, type ModelSet } from './storage/models.js';
-import { storedDefaultLocale, storedLocales } from './storage/strapi-settings.js';
+import { storedDefaultLocale } from './storage/strapi-settings.js';
+import { readLocaleEntries } from './storage/strapi-locales.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/read-body.js';
 import { WriteSchema } from './write/row-store.js';
 import { compileScalarChecker } from './write/scalar-values.js';
@@ -106,8 +107,9 @@ export interface ContentApiOptions {
   /** The i18n default locale (default: the one a Strapi database was configured with, else `en`). */
   defaultLocale?: string;
   /**
-   * The locales entries may be written in (default: those a Strapi database was configured with,
-   * else the default locale and those the content uses at start). Reads take any code.
+   * The locales entries may be written in, and that `GET <prefix>/i18n/locales` lists (default:
+   * those a Strapi database was configured with, else the default locale and those the content
+   * uses at start). Reads take any code.
    */
   locales?: readonly string[];
   /** Largest write body in bytes (default 1 MB, as Strapi): a larger one is a 413. */
@@ -337,6 +339,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const statistics = new Statistics(knex, executor.dialect, registry);
   void statistics.gather();
   const planCacheSize = options.planCacheSize ?? 1000;
+  // Read at the first request that needs them: start-up touches no content table.
+  const localeEntries = memoize(() => readLocaleEntries(knex, registry, options.locales));
   let rules = createAccessRules(permissions, planCacheSize);
   const engine: WriteEngine = {
     registry,
@@ -348,8 +352,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     knex,
     schema: new WriteSchema(registry),
     checker: compileScalarChecker(registry),
-    // Read at the first write that needs them: start-up touches no content table.
-    locales: memoize(async () => new Set(options.locales ?? (await storedLocales(knex, registry)))),
+    locales: memoize(async () => new Set((await localeEntries()).map((entry) => entry.code))),
+    localeEntries,
     now: options.now ?? Date.now,
     primaryExecutor,
     lifecycles: new Lifecycles(options.lifecycles, lifecycleModules),

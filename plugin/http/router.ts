@@ -24,6 +24,7 @@ import type { WriteEngine } from '../write/write.js';
 import { addUserRoutes } from '../auth/routes.js';
 import type { EndUsers } from '../auth/end-users.js';
 import { addUploadRoutes } from '../upload/routes.js';
+import { addLocalesRoute } from './locales-route.js';
 import type { MediaLibrary } from '../upload/media-library.js';
 
 export interface RouterOptions {
@@ -65,6 +66,7 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
   if (options.upload) addUploadRoutes(router, engine, options.upload, options);
+  addLocalesRoute(router, engine, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, refusals, model, 'find', null));
