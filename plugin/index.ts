@@ -42,6 +42,7 @@ import { EndUsers } from './auth/end-users.js';
 import { seedStockRoles } from './auth/stock-roles.js';
 import { usersConfig, type UsersOptions } from './auth/options.js';
 import { UserStore } from './auth/user-store.js';
+import { MailQueue, mailFailureReporter } from './auth/mail.js';
 import { dialectOf } from './sql/dialect/dialects.js';
 import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
 import compose from 'koa-compose';
@@ -58,6 +59,9 @@ export { SchemaError, type SchemaProblem } from './schema/problems.js';
 export type { Registry, Model, Attribute } from './schema/registry.js';
 export type { RoleResolver } from './access/role.js';
 export type { UsersOptions, UsersRegisterOptions } from './auth/options.js';
+export type { UsersEmailOptions } from './auth/email-options.js';
+export type { MailTemplate } from './auth/mail-templates.js';
+export { smtpSender, type MailMessage, type MailSender, type SmtpSenderOptions } from './auth/mail.js';
 export { generateOpenApi, type OpenApiOptions } from './openapi/document.js';
 export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
@@ -378,6 +382,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const statsByRequest = new WeakMap<Context, ExecutionStats>();
   const logger = options.logger;
   const reportHookError = logger ? (error: unknown) => logger.error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined;
+  const accountMail = users?.email ? new MailQueue(users.email.sender, mailFailureReporter(options.logger)) : null;
   const router = createRouter(engine, {
     prefix,
     serverTiming: options.serverTiming === true,
@@ -391,6 +396,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     users: users && userStore ? new EndUsers(users, userStore, engine.now) : undefined,
+    mail: accountMail ?? undefined,
     reportHookError,
     upload: mediaLibrary ?? undefined,
   });
@@ -423,6 +429,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     reloadPermissions,
     async close() {
       watcher?.close();
+      await accountMail?.close();
       mediaLibrary?.close();
       await statistics.close();
       await webhooks.close();

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_JWT_EXPIRES_IN, expiresInSeconds } from './jwt.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
+import { emailConfig, type EmailConfig, type UsersEmailOptions } from './email-options.js';
 
 export interface UsersRegisterOptions {
   /** The `up_roles.type` a new user is given (default `authenticated`, as Strapi's `default_role`). */
@@ -31,6 +32,11 @@ export interface UsersOptions {
   readonly roles?: Readonly<Record<string, string>>;
   /** Login and register attempts allowed per address, and failed logins per identifier (default 10 a minute); `false`: no limit. */
   readonly rateLimit?: false | Partial<RateLimitOptions>;
+  /**
+   * The mails of forgot-password, email confirmation and registration with `emailConfirmation`:
+   * the sender, URLs and templates (email-options.ts). Without it those routes are not served.
+   */
+  readonly email?: UsersEmailOptions;
 }
 
 /** The option as the routes use it, with every default applied. */
@@ -41,6 +47,7 @@ export interface UsersConfig {
   readonly emailConfirmation: boolean;
   readonly roles: ReadonlyMap<string, string>;
   readonly rateLimit: RateLimitOptions | null;
+  readonly email: EmailConfig | null;
 }
 
 /** The role of a user without one, and Strapi's default role of new users. */
@@ -62,6 +69,7 @@ export function usersConfig(options: UsersOptions): UsersConfig {
     emailConfirmation: options.emailConfirmation === true,
     roles: new Map(Object.entries(options.roles ?? {})),
     rateLimit,
+    email: options.email ? emailConfig(options.email) : null,
   };
 }
 

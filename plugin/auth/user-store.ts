@@ -1,15 +1,16 @@
 /**
  * End users in the users-permissions tables (`up_users`, its role through `up_users_role_links`,
- * `up_roles`): found by login identifier or by id in one statement each, with the role's type.
- * The stored values come back as the models hold them (storage/model-values.ts); only the public
- * fields ever leave this file with the user, never the password or the reset tokens.
+ * `up_roles`): found by login identifier, id, email or code in one statement each, with the
+ * role's type; and the codes of the account flows written and spent, one statement each. The
+ * stored values come back as the models hold them (storage/model-values.ts); only the public
+ * fields ever leave this file with the user, never the password or the codes.
  */
 import type { Knex } from 'knex';
 import type { Model, RelationAttribute, Registry, ScalarAttribute } from '../schema/registry.js';
 import { USER_UID } from '../schema/users-permissions.js';
 import { clientOf, type DatabaseClient } from '../storage/database.js';
 import { columnTypeOf } from '../storage/layout.js';
-import { parseColumnValue } from '../storage/model-values.js';
+import { formatColumnValue, parseColumnValue } from '../storage/model-values.js';
 
 /** A user as found: what login and token checks read, and the fields an answer may show. */
 export interface StoredUser {
@@ -24,6 +25,9 @@ export interface StoredUser {
   /** `id` and the attributes an answer shows (not private, not a password), in the schema's order. */
   readonly publicFields: Readonly<Record<string, unknown>>;
 }
+
+/** The attributes where Strapi keeps the codes of the account flows. */
+export type CodeKind = 'resetPasswordToken' | 'confirmationToken';
 
 const ROLE_ID = '__role_id';
 const ROLE_NAME = '__role_name';
@@ -81,6 +85,36 @@ export class UserStore {
     return this.findOne((query) => query.where('u.id', id));
   }
 
+  /** The user, of any provider, whose email is `email` lowercased (the first by id), as Strapi finds one for a mail. */
+  async findByEmail(email: string): Promise<StoredUser | null> {
+    return this.findOne((query) => query.where(`u.${this.column('email')}`, email.toLowerCase()));
+  }
+
+  /** The user whose stored code (`resetPasswordToken` or `confirmationToken`) is `code`. */
+  async findByCode(kind: CodeKind, code: string): Promise<StoredUser | null> {
+    return this.findOne((query) => query.where(`u.${this.codeColumn(kind)}`, code));
+  }
+
+  /** Stores a new code for the user, as Strapi's edit does (its `updatedAt` too). */
+  async storeCode(kind: CodeKind, id: number, code: string, now: number): Promise<void> {
+    await this.knex(this.model.tableName).where({ id }).update({ [this.codeColumn(kind)]: code, ...this.updatedAt(now) });
+  }
+
+  /**
+   * Spends the user's code when it is still `code`, in `knex` (the caller's transaction), with
+   * `more` attributes' columns; answers whether it was: of two requests with one code, one wins.
+   */
+  async spendCode(knex: Knex, kind: CodeKind, id: number, code: string, now: number, more: { readonly confirmed?: true } = {}): Promise<boolean> {
+    const confirmed = more.confirmed ? { [this.column('confirmed')]: formatColumnValue(this.client, 'boolean', true) } : {};
+    const changed = await knex(this.model.tableName).where({ id, [this.codeColumn(kind)]: code }).update({ [this.codeColumn(kind)]: null, ...confirmed, ...this.updatedAt(now) });
+    return Number(changed) === 1;
+  }
+
+  /** Throws at start when the user type lacks the code attributes the account flows store. */
+  checkCodeAttributes(): void {
+    for (const kind of ['resetPasswordToken', 'confirmationToken'] as const) this.codeColumn(kind);
+  }
+
   /** How many users, of any provider, have one of `values` as email or as username (register's conflict check). */
   async countConflicts(values: readonly string[]): Promise<number> {
     const query = this.knex(this.model.tableName)
@@ -94,6 +128,16 @@ export class UserStore {
   async roleIdOfType(type: string): Promise<number | null> {
     const row = (await this.knex(this.roleTable).select('id').where('type', type).orderBy('id').first()) as { id: number | bigint } | undefined;
     return row ? Number(row.id) : null;
+  }
+
+  private codeColumn(kind: CodeKind): string {
+    const attribute = this.model.attributes.get(kind);
+    if (attribute?.kind !== 'scalar') throw new Error(`users.email: the ${USER_UID} content type has no "${kind}" attribute, where the account flows keep their codes`);
+    return attribute.column;
+  }
+
+  private updatedAt(now: number): Record<string, unknown> {
+    return this.model.attributes.has('updatedAt') ? { updated_at: formatColumnValue(this.client, 'datetime', new Date(now)) } : {};
   }
 
   private column(name: string): string {

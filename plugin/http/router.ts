@@ -23,6 +23,7 @@ import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
 import { addUserRoutes } from '../auth/routes.js';
 import type { EndUsers } from '../auth/end-users.js';
+import type { MailQueue } from '../auth/mail.js';
 import { addUploadRoutes } from '../upload/routes.js';
 import { addLocalesRoute } from './locales-route.js';
 import type { MediaLibrary } from '../upload/media-library.js';
@@ -52,6 +53,8 @@ export interface RouterOptions {
   readonly users?: EndUsers;
   /** The media library's routes (`/upload`, `/upload/files`), when it is on. */
   readonly upload?: MediaLibrary;
+  /** Where the account flows' mails go (the `users.email` option). */
+  readonly mail?: MailQueue;
 }
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
