@@ -4,7 +4,7 @@
  * `this field has unspecified keys: admin`, `2 errors occurred`.
  */
 import { isPlainObject } from '../write/parse-data.js';
-import { checkObject, type ObjectSchema } from './yup-object.js';
+import { checkObject, type ObjectSchema, type StringField } from './yup-object.js';
 
 export interface LoginBody {
   readonly identifier: string;
@@ -17,8 +17,9 @@ export interface RegisterBody {
   readonly password: string;
 }
 
-const required = (name: string) => ({ name, required: true });
-const requiredEmail = { name: 'email', required: true, email: true };
+const REQUIRED = { kind: 'required' } as const;
+const required = (name: string): StringField => ({ name, tests: [REQUIRED] });
+const requiredEmail: StringField = { name: 'email', tests: [{ kind: 'email' }, REQUIRED] };
 
 const LOGIN: ObjectSchema = { fields: [required('identifier'), required('password')] };
 const REGISTER: ObjectSchema = { fields: [requiredEmail, required('username'), required('password')] };
@@ -26,7 +27,7 @@ const EMAIL_ONLY: ObjectSchema = { fields: [requiredEmail] };
 const FORGOT_PASSWORD: ObjectSchema = { fields: [requiredEmail], noUnknown: true };
 const RESET_PASSWORD: ObjectSchema = { fields: [required('password'), required('passwordConfirmation'), required('code')], noUnknown: true };
 const CHANGE_PASSWORD: ObjectSchema = {
-  fields: [required('password'), { ...required('passwordConfirmation'), sameAs: { field: 'password', message: 'Passwords do not match' } }, required('currentPassword')],
+  fields: [required('password'), { name: 'passwordConfirmation', tests: [REQUIRED, { kind: 'sameAs', field: 'password', message: 'Passwords do not match' }] }, required('currentPassword')],
   noUnknown: true,
 };
 const CONFIRMATION: ObjectSchema = { fields: [required('confirmation')] };

@@ -12,7 +12,7 @@ import { insertRow } from '../write/apply-row.js';
 import { WriteAccess } from '../access/write-access.js';
 import { inTransaction } from '../write/transaction.js';
 import { parseRegisterBody } from './body.js';
-import { USERS_PLUGIN_GRANTS } from './user-writes.js';
+import { refuseNul, USERS_PLUGIN_GRANTS } from './user-writes.js';
 import type { StoredUser } from './user-store.js';
 import type { EndUsers, LoginAnswer } from './end-users.js';
 
@@ -36,9 +36,7 @@ export async function registerUser(
   if (!settings) throw new ApplicationError('Register action is currently disabled');
   const values = allowedValues(users, body, settings.allowedFields);
   const { email, username } = parseRegisterBody(values);
-  // PostgreSQL refuses a NUL in text: a 400 here rather than a failed insert.
-  const withNul = Object.entries(values).filter(([, value]) => typeof value === 'string' && value.includes('\u0000'));
-  if (withNul.length) throw new DataValidationError(withNul.map(([name]) => ({ path: [name], message: `${name} must not contain the NUL character` })));
+  refuseNul(values);
   const roleId = await users.store.roleIdOfType(settings.defaultRole);
   if (roleId === null) throw new ApplicationError('Impossible to find the default role');
   // Strapi compares both ways round (an email used as a username is taken too), across providers with unique_email on, its default.

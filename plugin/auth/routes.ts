@@ -1,12 +1,12 @@
 /**
  * The end-user routes of Strapi's users-permissions plugin, under the API's prefix:
- * `POST /auth/local` (login), `POST /auth/local/register`, `GET /users/me` and the account routes
- * (account-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
+ * `POST /auth/local` (login), `POST /auth/local/register`, `GET /users/me`, the account routes
+ * (account-routes.ts) and the users routes that write or count (user-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
  * before the content routes, so `/users/me` is not taken for the user of id "me".
  */
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { readLoginTokens } from '../access/role.js';
+import { readLoginTokens, type RoleResolver } from '../access/role.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { WriteEngine } from '../write/write.js';
 import { addAccountRoutes } from './account-routes.js';
@@ -18,8 +18,11 @@ import { looksLikeJwt } from './jwt.js';
 import type { MailQueue } from './mail.js';
 import { AttemptCounter } from './rate-limit.js';
 import { registerUser } from './register.js';
+import { addUsersAdminRoutes } from './user-routes.js';
 
 export interface UserRouteOptions {
+  /** How the caller's role is resolved without a token (the API's `resolveRole`). */
+  readonly resolveRole?: RoleResolver;
   readonly maxBodyBytes: number;
   /** A request's time budget (ms), for the writes of register and the account routes. */
   readonly timeout: number;
@@ -63,4 +66,5 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
   });
 
   addAccountRoutes(router, engine, users, accounts, limits, options);
+  addUsersAdminRoutes(router, engine, users.store, options);
 }

@@ -90,6 +90,11 @@ export class UserStore {
     return this.findOne((query) => query.where(`u.${this.column('email')}`, email.toLowerCase()));
   }
 
+  /** The user, of any provider, whose username is `username` (the first by id). */
+  async findByUsername(username: string): Promise<StoredUser | null> {
+    return this.findOne((query) => query.where(`u.${this.column('username')}`, username));
+  }
+
   /** The user whose stored code (`resetPasswordToken` or `confirmationToken`) is `code`. */
   async findByCode(kind: CodeKind, code: string): Promise<StoredUser | null> {
     return this.findOne((query) => query.where(`u.${this.codeColumn(kind)}`, code));

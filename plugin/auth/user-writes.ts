@@ -15,6 +15,12 @@ import type { UserStore } from './user-store.js';
 /** The users-permissions plugin writes the user type whatever permissions.yaml grants: these are not content writes of the caller. */
 export const USERS_PLUGIN_GRANTS: Grants = { role: 'users-permissions', can: () => true, rule: () => null };
 
+/** PostgreSQL refuses a NUL in text: a 400 naming the fields, rather than a failed statement. */
+export function refuseNul(values: Record<string, unknown>): void {
+  const withNul = Object.entries(values).filter(([, value]) => typeof value === 'string' && value.includes('\u0000'));
+  if (withNul.length) throw new DataValidationError(withNul.map(([name]) => ({ path: [name], message: `${name} must not contain the NUL character` })));
+}
+
 /**
  * Sets user `id`'s password; `spend` runs first in the same transaction (a reset spends its
  * code there) and may decline the write. Answers whether the password was written.

@@ -9,16 +9,28 @@ import { DataValidationError, type DataProblem } from '../errors.js';
 import { isPlainObject } from '../write/parse-data.js';
 import { EMAIL } from '../write/scalar-schema.js';
 
-/** One string field: `yup.string()`, `.required()`, `.email()`, `.oneOf([ref(sameAs)], message)`. */
+/** A test of a string field, run in the order the schema lists them, as yup runs them. */
+export type StringTest =
+  | { readonly kind: 'required' }
+  | { readonly kind: 'email' }
+  | { readonly kind: 'min'; readonly length: number }
+  /** `.oneOf([ref(field)], message)`. */
+  | { readonly kind: 'sameAs'; readonly field: string; readonly message: string };
+
+/** `yup.string()` and its tests. */
 export interface StringField {
   readonly name: string;
-  readonly required?: boolean;
-  readonly email?: boolean;
-  readonly sameAs?: { readonly field: string; readonly message: string };
+  readonly tests: readonly StringTest[];
+}
+
+/** A field of another kind: its own problems (absent too), a type error alone when its value is of no kind it takes. */
+export interface CustomField {
+  readonly name: string;
+  readonly check: (value: unknown) => DataProblem[];
 }
 
 export interface ObjectSchema {
-  readonly fields: readonly StringField[];
+  readonly fields: readonly (StringField | CustomField)[];
   /** `.noUnknown()`: a key not declared is a problem of the object itself. */
   readonly noUnknown?: boolean;
 }
@@ -42,16 +54,26 @@ export function typeProblem(path: string[], type: string, value: unknown): DataP
   return { path, message: `${path.length ? path.join('.') : 'this'} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.` };
 }
 
+function failed(test: StringTest, name: string, value: string | undefined, body: Record<string, unknown>): string | null {
+  switch (test.kind) {
+    case 'required':
+      return value === undefined || value === '' ? `${name} is a required field` : null;
+    case 'email':
+      return value !== undefined && value !== '' && !EMAIL.test(value) ? `${name} must be a valid email` : null;
+    case 'min':
+      return value !== undefined && value.length < test.length ? `${name} must be at least ${test.length} characters` : null;
+    case 'sameAs':
+      return value !== undefined && value !== body[test.field] ? test.message : null;
+  }
+}
+
 /** A field's problems: a type error alone, else every test that fails, in the order yup runs them. */
-function fieldProblems(field: StringField, body: Record<string, unknown>): DataProblem[] {
+function fieldProblems(field: StringField | CustomField, body: Record<string, unknown>): DataProblem[] {
   const value = body[field.name];
+  if ('check' in field) return field.check(value);
   const path = [field.name];
   if (value !== undefined && typeof value !== 'string') return [typeProblem(path, 'string', value)];
-  const problems: DataProblem[] = [];
-  if (field.required && (value === undefined || value === '')) problems.push({ path, message: `${field.name} is a required field` });
-  if (field.email && value !== undefined && value !== '' && !EMAIL.test(value)) problems.push({ path, message: `${field.name} must be a valid email` });
-  if (field.sameAs && value !== undefined && value !== body[field.sameAs.field]) problems.push({ path, message: field.sameAs.message });
-  return problems;
+  return field.tests.map((test) => failed(test, field.name, value, body)).filter((message): message is string => message !== null).map((message) => ({ path, message }));
 }
 
 function rankOf(schema: ObjectSchema, problem: DataProblem): number {

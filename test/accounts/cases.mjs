@@ -23,8 +23,13 @@ export const STOCK = Object.freeze({
   confirmationRedirect: `${FRONT}/confirmed`,
   templates: 'stock',
   locales: Object.freeze({ public: true, authenticated: false }),
+  /** The users-permissions actions the Authenticated role holds beside its stock ones: `user.create`, `role.find`… */
+  authenticated: Object.freeze([]),
 });
 const settings = (more = {}) => ({ ...STOCK, ...more, locales: { ...STOCK.locales, ...more.locales } });
+const USER_WRITES = ['user.count', 'user.create', 'user.update', 'user.destroy'];
+const WRITER = settings({ authenticated: USER_WRITES });
+const ROLE_READER = settings({ authenticated: [...USER_WRITES, 'role.find'] });
 const CONFIRMING = settings({ emailConfirmation: true });
 
 /**
@@ -43,6 +48,12 @@ const login = (identifier, password, more) => post('/api/auth/local', { identifi
 const me = (bearer) => ({ method: 'GET', path: '/api/users/me', bearer });
 const locales = (bearer, query = '') => ({ method: 'GET', path: `/api/i18n/locales${query}`, ...(bearer ? { bearer } : {}) });
 const newPassword = (code, password) => reset({ code, password, passwordConfirmation: password });
+
+const createUser = (body, more) => post('/api/users', body, { bearer: token(1), ...more });
+const updateUser = (id, body, more) => ({ method: 'PUT', path: `/api/users/${id}`, body, bearer: token(1), ...more });
+const deleteUser = (id, more) => ({ method: 'DELETE', path: `/api/users/${id}`, bearer: token(1), ...more });
+const countUsers = (query = '', more) => ({ method: 'GET', path: `/api/users/count${query}`, ...more });
+const NEW_USER = { username: 'made', email: 'Made@Example.com', password: 'Password-made!', role: 1 };
 
 const RESET = { marker: '?code=' };
 const CONFIRMATION = { marker: '?confirmation=' };
@@ -175,6 +186,49 @@ export const groups = [
         keep: { name: 'confirm-second', ...CONFIRMATION },
       },
       { name: 'a confirmation from the custom mail', ...confirm('?confirmation={{confirm-second}}'), settings: CONFIRMING },
+    ],
+  },
+  {
+    group: 'users',
+    cases: [
+      { name: 'count, a role without it', ...countUsers() },
+      { name: 'count, a user of a role without it', ...countUsers('', { bearer: token(1) }) },
+      { name: 'count', ...countUsers('', { bearer: token(1) }), settings: WRITER },
+      { name: 'create, a role without it', ...createUser(NEW_USER) },
+      { name: 'create, no fields', ...createUser({}), settings: WRITER },
+      { name: 'create, no role', ...createUser({ username: 'made', email: 'made@example.com', password: 'Password-made!' }), settings: WRITER },
+      { name: 'create, a username too short', ...createUser({ ...NEW_USER, username: 'ab' }), settings: WRITER },
+      { name: 'create, a username taken', ...createUser({ ...NEW_USER, username: 'user01' }), settings: WRITER },
+      { name: 'create, an email taken', ...createUser({ ...NEW_USER, email: 'USER01@example.com' }), settings: WRITER },
+      { name: 'create, a role that does not exist', ...createUser({ ...NEW_USER, role: 999 }), settings: WRITER },
+      { name: 'create, a username not a string', ...createUser({ ...NEW_USER, username: 123 }), settings: WRITER },
+      { name: 'create, an email not an email', ...createUser({ ...NEW_USER, email: 'made' }), settings: WRITER },
+      { name: 'create, an empty password', ...createUser({ ...NEW_USER, password: '' }), settings: WRITER },
+      { name: 'creates a user, an unknown attribute ignored', ...createUser({ username: 'odd', email: 'odd@example.com', password: 'Password-odd!', role: 1, nickname: 'M' }), settings: WRITER },
+      { name: 'creates a user, the role by id', ...createUser({ ...NEW_USER, confirmed: true }), settings: WRITER },
+      { name: 'the created user logs in', ...login('made', 'Password-made!') },
+      { name: 'creates a user, the role connected, shown to a role that reads roles', ...createUser({ username: 'second-made', email: 'second-made@example.com', password: 'Password-made!', role: { connect: [{ id: 2 }] } }), settings: ROLE_READER },
+      { name: 'count after the creations', ...countUsers('', { bearer: token(1) }), settings: WRITER },
+      { name: 'update, a role without it', ...updateUser(12, { username: 'remade' }) },
+      { name: 'update, no such user', ...updateUser(999, { username: 'remade' }), settings: WRITER },
+      { name: 'update, an id that is no number', ...updateUser('abc', { username: 'remade' }), settings: WRITER },
+      { name: 'update, a username taken', ...updateUser(12, { username: 'user02' }), settings: WRITER },
+      { name: 'update, an email taken', ...updateUser(12, { email: 'User02@example.com' }), settings: WRITER },
+      { name: 'update, an empty password', ...updateUser(12, { password: '' }), settings: WRITER },
+      { name: 'update, a password too short', ...updateUser(12, { password: 'abc' }), settings: WRITER },
+      { name: 'update, an email not an email', ...updateUser(12, { email: 'remade' }), settings: WRITER },
+      { name: 'update, an unknown attribute', ...updateUser(12, { nickname: 'R' }), settings: WRITER },
+      { name: 'updates the username and the email', ...updateUser(12, { username: 'remade', email: 'ReMade@Example.com' }), settings: WRITER },
+      { name: 'updates the password', ...updateUser(12, { password: 'Password-remade!' }), settings: WRITER },
+      { name: 'the updated user logs in with it', ...login('remade', 'Password-remade!') },
+      { name: 'updates the role, shown to a role that reads roles', ...updateUser(12, { role: 2 }), settings: ROLE_READER },
+      { name: 'blocks the user', ...updateUser(12, { blocked: true }), settings: WRITER },
+      { name: 'the blocked user may not log in', ...login('remade', 'Password-remade!') },
+      { name: 'delete, a role without it', ...deleteUser(13) },
+      { name: 'deletes a user, answered as it was', ...deleteUser(13), settings: WRITER },
+      { name: 'delete, the user again', ...deleteUser(13), settings: WRITER },
+      { name: 'delete, an id that is no number', ...deleteUser('abc'), settings: WRITER },
+      { name: 'count after the deletion', ...countUsers('', { bearer: token(1) }), settings: WRITER },
     ],
   },
   {

@@ -20,6 +20,7 @@ const SETTINGS: Settings = {
   confirmationRedirect: 'https://front.example.com/confirmed',
   templates: 'stock',
   locales: { public: true, authenticated: false },
+  authenticated: [],
 };
 
 const post = (api: ServedApi, path: string, body: object, address = '10.0.0.1') => api.request.post(`/api${path}`).set('X-Forwarded-For', address).send(body);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Records how the reference, Strapi 4.26.2 with its i18n and users-permissions plugins, answers
-// `GET /api/i18n/locales` and the account flows (forgot and reset password, change password, email
-// confirmation), and the mails it sends: the expectations of test/accounts/replay.test.ts. Run by
+// `GET /api/i18n/locales`, the account flows (forgot and reset password, change password, email
+// confirmation) with the mails it sends, and the users routes (count, create, update, delete): the expectations of test/accounts/replay.test.ts. Run by
 // hand, never by `npm test`, after a build (the mail server is test/support/mail-box.ts):
 //
 //   npx tsc -p tsconfig.json && node test/accounts/record.mjs [--port 4701] [--smtp 4711] [--out test/accounts/recorded]
@@ -87,24 +87,28 @@ function applySettings(db, settings) {
     if (!applySettings.stockTemplates) applySettings.stockTemplates = structuredClone(email);
     const templates = settings.templates === 'custom' ? CUSTOM_TEMPLATES : Object.fromEntries(Object.entries(applySettings.stockTemplates).map(([key, value]) => [key, value.options]));
     write('email', Object.fromEntries(Object.entries(email).map(([key, value]) => [key, { ...value, options: templates[key] }])));
-    for (const type of ['public', 'authenticated']) grantListLocales(sqlite, type, settings.locales[type]);
+    for (const type of ['public', 'authenticated']) grant(sqlite, type, LIST_LOCALES, settings.locales[type]);
+    for (const action of PLUGIN_ACTIONS) grant(sqlite, 'authenticated', `plugin::users-permissions.${action}`, settings.authenticated.includes(action));
   } finally {
     sqlite.close();
   }
 }
 
 const LIST_LOCALES = 'plugin::i18n.locales.listLocales';
+/** The users-permissions actions a case's settings may give the Authenticated role. */
+const PLUGIN_ACTIONS = ['user.count', 'user.create', 'user.update', 'user.destroy', 'role.find'];
 
-function grantListLocales(sqlite, type, granted) {
+/** Gives the role of `type` the permission `action`, or takes it away. */
+function grant(sqlite, type, action, granted) {
   const role = sqlite.prepare('SELECT id FROM up_roles WHERE type = ?').get(type).id;
-  const held = sqlite.prepare('SELECT p.id FROM up_permissions p JOIN up_permissions_role_links l ON l.permission_id = p.id WHERE l.role_id = ? AND p.action = ?').get(role, LIST_LOCALES);
+  const held = sqlite.prepare('SELECT p.id FROM up_permissions p JOIN up_permissions_role_links l ON l.permission_id = p.id WHERE l.role_id = ? AND p.action = ?').get(role, action);
   if (held && !granted) {
     sqlite.prepare('DELETE FROM up_permissions_role_links WHERE permission_id = ?').run(held.id);
     sqlite.prepare('DELETE FROM up_permissions WHERE id = ?').run(held.id);
   }
   if (!held && granted) {
     const at = Date.parse('2024-01-01T08:00:00Z');
-    const permission = sqlite.prepare('INSERT INTO up_permissions (action, created_at, updated_at) VALUES (?, ?, ?)').run(LIST_LOCALES, at, at).lastInsertRowid;
+    const permission = sqlite.prepare('INSERT INTO up_permissions (action, created_at, updated_at) VALUES (?, ?, ?)').run(action, at, at).lastInsertRowid;
     sqlite.prepare('INSERT INTO up_permissions_role_links (permission_id, role_id, permission_order) VALUES (?, ?, ?)').run(permission, role, 100);
   }
 }

@@ -27,6 +27,8 @@ export interface Settings {
   readonly confirmationRedirect: string | null;
   readonly templates: 'stock' | 'custom';
   readonly locales: { readonly public: boolean; readonly authenticated: boolean };
+  /** The users-permissions actions the Authenticated role held beside its stock ones (`user.create`, `role.find`…). */
+  readonly authenticated: readonly string[];
 }
 
 export interface RecordedMail {
@@ -66,17 +68,32 @@ export function recordedCases(): RecordedCase[] {
   return readGroupedCases<RecordedCase>(RECORDED_DIR);
 }
 
-/** The fixture's Public grants, and the locales to each role the settings grant them to. */
+/** permissions.yaml's action for each users-permissions action a case may grant: Strapi's count is `find`, its destroy `delete`. */
+const PLUGIN_ACTIONS: Readonly<Record<string, [type: string, action: string]>> = {
+  'user.count': ['user', 'find'],
+  'user.create': ['user', 'create'],
+  'user.update': ['user', 'update'],
+  'user.destroy': ['user', 'delete'],
+  'role.find': ['role', 'find'],
+};
+
+/** The fixture's Public grants, the locales to each role the settings grant them to, and the Authenticated role's actions on users. */
 export function permissionsFor(settings: Settings): string {
-  const locale = (granted: boolean) => (granted ? '\n    locale: [find]' : '');
+  const authenticated = new Map<string, Set<string>>();
+  if (settings.locales.authenticated) authenticated.set('locale', new Set(['find']));
+  for (const granted of settings.authenticated) {
+    const [type, action] = PLUGIN_ACTIONS[granted];
+    authenticated.set(type, new Set([...(authenticated.get(type) ?? []), action]));
+  }
+  const lines = [...authenticated].map(([type, actions]) => `\n    ${type}: [${[...actions].join(', ')}]`).join('');
   return `roles:
   public:
     article: [find, findOne]
     category: [find, findOne]
     restaurant: [findOne]
     file: [find, findOne]
-    user: [find, findOne]${locale(settings.locales.public)}
-  authenticated:${settings.locales.authenticated ? locale(true) : ' {}'}
+    user: [find, findOne]${settings.locales.public ? '\n    locale: [find]' : ''}
+  authenticated:${lines || ' {}'}
 `;
 }
 
