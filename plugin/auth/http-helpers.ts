@@ -35,8 +35,8 @@ export async function endUserOf(ctx: Context, engine: WriteEngine, users: EndUse
 }
 
 /**
- * For the routes Strapi's default permissions give the Public role alone (forgot and reset
- * password, email confirmation): a logged-in user is a 403, as Strapi's Authenticated role is
+ * For the routes Strapi's default permissions give the Public role alone (login, registration,
+ * forgot and reset password, email confirmation): a logged-in user is a 403, as Strapi's Authenticated role is
  * answered, and a bearer value that is no valid credential a 401. An API token passes.
  */
 export async function refuseEndUsers(ctx: Context, engine: WriteEngine, users: EndUsers): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The end-user routes of Strapi's users-permissions plugin, under the API's prefix:
  * `POST /auth/local` (login), `POST /auth/local/register`, `GET /users/me`, the account routes
- * (account-routes.ts) and the users routes that write or count (user-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
+ * (account-routes.ts), the users routes that write or count (user-routes.ts) and the roles
+ * routes (role-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
  * before the content routes, so `/users/me` is not taken for the user of id "me".
  */
 import type Router from '@koa/router';
@@ -13,12 +14,13 @@ import { addAccountRoutes } from './account-routes.js';
 import { Accounts } from './accounts.js';
 import { bodyObject, parseLoginBody } from './body.js';
 import type { EndUsers } from './end-users.js';
-import { answer, countAddress, endUserOf } from './http-helpers.js';
+import { answer, countAddress, endUserOf, refuseEndUsers } from './http-helpers.js';
 import { looksLikeJwt } from './jwt.js';
 import type { MailQueue } from './mail.js';
 import { AttemptCounter } from './rate-limit.js';
 import { registerUser } from './register.js';
 import { addUsersAdminRoutes } from './user-routes.js';
+import { addRoleRoutes } from './role-routes.js';
 
 export interface UserRouteOptions {
   /** How the caller's role is resolved without a token (the API's `resolveRole`). */
@@ -49,12 +51,14 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
   const accounts = accountsOf(engine, users, options);
 
   router.post('/auth/local', async (ctx) => {
+    await refuseEndUsers(ctx, engine, users);
     countAddress(ctx, limits, engine.now());
     const { identifier, password } = parseLoginBody(await readJsonBody(ctx, options.maxBodyBytes));
     answer(ctx, await users.login(identifier, password));
   });
 
   router.post('/auth/local/register', async (ctx) => {
+    await refuseEndUsers(ctx, engine, users);
     countAddress(ctx, limits, engine.now());
     const body = bodyObject(await readJsonBody(ctx, options.maxBodyBytes));
     answer(ctx, await registerUser(engine, users, body, Date.now() + options.timeout, accounts ? (user) => accounts.mailConfirmation(user) : undefined));
@@ -67,4 +71,5 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
 
   addAccountRoutes(router, engine, users, accounts, limits, options);
   addUsersAdminRoutes(router, engine, users.store, options);
+  addRoleRoutes(router, engine, users, options);
 }

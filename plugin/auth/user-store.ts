@@ -26,6 +26,17 @@ export interface StoredUser {
   readonly publicFields: Readonly<Record<string, unknown>>;
 }
 
+/** A row of `up_roles`, with how many users have the role. */
+export interface StoredRole {
+  readonly id: number;
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly type: string | null;
+  readonly createdAt: Date | null;
+  readonly updatedAt: Date | null;
+  readonly users: number;
+}
+
 /** The attributes where Strapi keeps the codes of the account flows. */
 export type CodeKind = 'resetPasswordToken' | 'confirmationToken';
 
@@ -127,6 +138,21 @@ export class UserStore {
       .where((either) => either.whereIn(this.column('email'), values).orWhereIn(this.column('username'), values));
     const [row] = (await query) as { count: number | string | bigint }[];
     return Number(row.count);
+  }
+
+  /**
+   * The roles, as Strapi's role service lists them: by name, each with its number of users
+   * (`nb_users`), in one statement; `id` alone when given.
+   */
+  async roles(id?: number): Promise<StoredRole[]> {
+    const link = this.role.linkTable!;
+    const users = this.knex({ l: link.name }).count('*').where(`l.${link.inverseJoinColumn}`, this.knex.ref('r.id'));
+    const query = this.knex({ r: this.roleTable }).select('r.id', 'r.name', 'r.description', 'r.type', 'r.created_at', 'r.updated_at', { nb_users: users }).orderBy('r.name').orderBy('r.id');
+    if (id !== undefined) query.where('r.id', id);
+    const rows = (await query) as Record<string, unknown>[];
+    const date = (value: unknown) => (parseColumnValue(this.client, 'datetime', value) as Date | null | undefined) ?? null;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    return rows.map((row) => ({ id: Number(row.id), name: text(row.name), description: text(row.description), type: text(row.type), createdAt: date(row.created_at), updatedAt: date(row.updated_at), users: Number(row.nb_users) }));
   }
 
   /** The id of the role of `type`, or null. */

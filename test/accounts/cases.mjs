@@ -30,6 +30,9 @@ const settings = (more = {}) => ({ ...STOCK, ...more, locales: { ...STOCK.locale
 const USER_WRITES = ['user.count', 'user.create', 'user.update', 'user.destroy'];
 const WRITER = settings({ authenticated: USER_WRITES });
 const ROLE_READER = settings({ authenticated: [...USER_WRITES, 'role.find'] });
+const ROLES = settings({ authenticated: ['role.find', 'role.findOne', 'permissions.getPermissions'] });
+const ROLE_WRITER = settings({ authenticated: ['role.find', 'role.findOne', 'role.createRole', 'role.updateRole', 'role.deleteRole'] });
+const roles = (path = '', more = {}) => ({ method: 'GET', path: `/api/users-permissions/roles${path}`, bearer: token(1), ...more });
 const CONFIRMING = settings({ emailConfirmation: true });
 
 /**
@@ -229,6 +232,27 @@ export const groups = [
       { name: 'delete, the user again', ...deleteUser(13), settings: WRITER },
       { name: 'delete, an id that is no number', ...deleteUser('abc'), settings: WRITER },
       { name: 'count after the deletion', ...countUsers('', { bearer: token(1) }), settings: WRITER },
+    ],
+  },
+  {
+    group: 'roles',
+    cases: [
+      { name: 'roles, a role without it', ...roles('', { bearer: undefined }) },
+      { name: 'roles, a user of a role without it', ...roles() },
+      { name: 'the roles', ...roles(), settings: ROLES },
+      { name: 'the authenticated role with its permissions', ...roles('/1'), settings: ROLES },
+      { name: 'the public role with its permissions', ...roles('/2'), settings: ROLES },
+      { name: 'no such role', ...roles('/999'), settings: ROLES },
+      { name: 'a role id that is no number', ...roles('/abc'), settings: ROLES },
+      { name: 'one role, a role without it', ...roles('/1'), settings: settings({ authenticated: ['role.find'] }) },
+      { name: 'the permissions', method: 'GET', path: '/api/users-permissions/permissions', bearer: token(1), settings: ROLES },
+      { name: 'the permissions, a role without it', method: 'GET', path: '/api/users-permissions/permissions', bearer: token(1) },
+      { name: 'create a role, a role without it', ...post('/api/users-permissions/roles', { name: 'Editors', description: 'edit', type: 'editor' }, { bearer: token(1) }), settings: ROLES },
+      { name: 'create a role', ...post('/api/users-permissions/roles', { name: 'Editors', description: 'edit', type: 'editor' }, { bearer: token(1) }), settings: ROLE_WRITER },
+      { name: 'create a role, an empty body', ...post('/api/users-permissions/roles', {}, { bearer: token(1) }), settings: ROLE_WRITER },
+      { name: 'update a role', method: 'PUT', path: '/api/users-permissions/roles/3', body: { name: 'Editors', description: 'edits' }, bearer: token(1), settings: ROLE_WRITER },
+      { name: 'delete the public role', method: 'DELETE', path: '/api/users-permissions/roles/2', bearer: token(1), settings: ROLE_WRITER },
+      { name: 'delete a role', method: 'DELETE', path: '/api/users-permissions/roles/3', bearer: token(1), settings: ROLE_WRITER },
     ],
   },
   {

@@ -96,7 +96,7 @@ function applySettings(db, settings) {
 
 const LIST_LOCALES = 'plugin::i18n.locales.listLocales';
 /** The users-permissions actions a case's settings may give the Authenticated role. */
-const PLUGIN_ACTIONS = ['user.count', 'user.create', 'user.update', 'user.destroy', 'role.find'];
+const PLUGIN_ACTIONS = ['user.count', 'user.create', 'user.update', 'user.destroy', 'role.find', 'role.findOne', 'role.createRole', 'role.updateRole', 'role.deleteRole', 'permissions.getPermissions'];
 
 /** Gives the role of `type` the permission `action`, or takes it away. */
 function grant(sqlite, type, action, granted) {

@@ -31,7 +31,8 @@ function withoutJwt(body: unknown): unknown {
 /** The recorded case, or what the plugin answers instead by decision. */
 function expected(recorded: RecordedCase): RecordedCase {
   const deviation = DEVIATIONS[`${recorded.group}: ${recorded.name}`];
-  return deviation ? { ...recorded, ...deviation.answer } : recorded;
+  if (!deviation) return recorded;
+  return { ...recorded, ...(typeof deviation.answer === 'function' ? deviation.answer(recorded) : deviation.answer) };
 }
 
 for (const { client, name } of testDatabaseKinds()) {
@@ -96,7 +97,10 @@ for (const { client, name } of testDatabaseKinds()) {
         if (wanted && typeof wanted.jwt === 'string') expectSameKindOfToken(answer.jwt, wanted.jwt, Date.now(), JWT_SECRET);
         if (want.status === 204) expect(response.text, 'no content').to.equal('');
         else if (want.responseText !== undefined) expect(response.text).to.equal(want.responseText);
-        else expect(firstDifference(withoutJwt(wanted), withoutJwt(answer), Date.now())).to.equal(undefined);
+        else {
+          const difference = firstDifference(withoutJwt(wanted), withoutJwt(answer), Date.now());
+          expect(difference, difference).to.equal(undefined);
+        }
         if (want.location !== undefined) expect(response.headers.location).to.equal(want.location);
         expect(mails.map((mail) => comparableMail(mail))).to.deep.equal(want.mails);
       });
