@@ -10,13 +10,7 @@ import { STOCK_TEMPLATES, type MailTemplate } from './mail-templates.js';
 export interface UsersEmailOptions {
   /** Where mails go: `smtpSender({ host, port, auth, from })`, or any `{ send(message) }`. */
   readonly sender: MailSender;
-  /**
-   * The API's public URL (Strapi's `server.url`), such as `https://api.example.com`: the link of
-   * a confirmation mail is `<serverUrl><prefix>/auth/email-confirmation?confirmation=…`. Never
-   * taken from a request, whose Host header a caller chooses.
-   */
-  readonly serverUrl: string;
-  /** `<%= ADMIN_URL %>` in a template (default `<serverUrl>/admin`, as Strapi's). */
+  /** `<%= ADMIN_URL %>` in a template (default `<users.serverUrl>/admin`, as Strapi's). */
   readonly adminUrl?: string;
   /** The front end's page that takes the reset code, `<%= URL %>` of the reset mail (Strapi's `email_reset_password`; default none). */
   readonly resetPasswordUrl?: string | null;
@@ -32,6 +26,7 @@ export interface UsersEmailOptions {
 
 export interface EmailConfig {
   readonly sender: MailSender;
+  /** `users.serverUrl`: the link of a confirmation mail is `<serverUrl><prefix>/auth/email-confirmation?confirmation=…`. */
   readonly serverUrl: string;
   readonly adminUrl: string;
   readonly resetPasswordUrl: string | null;
@@ -42,7 +37,8 @@ export interface EmailConfig {
 
 export const DEFAULT_RESET_CODE_EXPIRES_IN = '1h';
 
-function absoluteUrl(value: unknown, option: string): string {
+/** An absolute http(s) URL without its trailing slash; throws naming `option` otherwise. */
+export function absoluteUrl(value: unknown, option: string): string {
   let url: URL | null = null;
   try {
     url = typeof value === 'string' ? new URL(value) : null;
@@ -66,9 +62,9 @@ function template(given: Partial<MailTemplate> | undefined, stock: MailTemplate,
   return { ...stock, ...given };
 }
 
-export function emailConfig(options: UsersEmailOptions): EmailConfig {
+/** The option checked; `serverUrl` is `users.serverUrl`, checked already. */
+export function emailConfig(options: UsersEmailOptions, serverUrl: string): EmailConfig {
   if (typeof options.sender?.send !== 'function') throw new Error('users.email.sender: expected a mail sender, such as smtpSender({ host, port, auth, from })');
-  const serverUrl = absoluteUrl(options.serverUrl, 'users.email.serverUrl');
   return {
     sender: options.sender,
     serverUrl,

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { newConfirmationCode, newResetCode, resetCodeInForce } from '../../plugin/auth/account-tokens.js';
 import { parseChangePasswordBody, parseForgotPasswordBody, parseResetPasswordBody } from '../../plugin/auth/body.js';
 import { emailConfig } from '../../plugin/auth/email-options.js';
+import { usersConfig } from '../../plugin/auth/options.js';
 import { composeMail, renderTemplate } from '../../plugin/auth/mail-templates.js';
 import { DataValidationError } from '../../plugin/errors.js';
 
@@ -93,7 +94,8 @@ describe('accounts: the codes', () => {
 
 describe('accounts: the users.email option', () => {
   it('fills in Strapi’s stock templates, the admin URL and an hour for reset codes', () => {
-    const config = emailConfig({ sender, serverUrl: 'https://api.example.com/', resetPassword: { subject: 'Reset' } });
+    // users.serverUrl, checked by usersConfig, comes without its trailing slash.
+    const config = emailConfig({ sender, resetPassword: { subject: 'Reset' } }, 'https://api.example.com');
     expect(config.serverUrl).to.equal('https://api.example.com');
     expect(config.adminUrl).to.equal('https://api.example.com/admin');
     expect(config.templates.resetPassword.subject).to.equal('Reset');
@@ -104,8 +106,10 @@ describe('accounts: the users.email option', () => {
   });
 
   it('refuses at start what cannot work', () => {
-    expect(() => emailConfig({ sender, serverUrl: 'api.example.com' })).to.throw('users.email.serverUrl: expected an absolute http(s) URL');
-    expect(() => emailConfig({ sender: {} as never, serverUrl: 'https://api.example.com' })).to.throw('users.email.sender');
-    expect(() => emailConfig({ sender, serverUrl: 'https://api.example.com', resetCodeExpiresIn: 'soon' })).to.throw('users.email.resetCodeExpiresIn');
+    expect(() => usersConfig({ jwtSecret: 's', serverUrl: 'api.example.com' })).to.throw('users.serverUrl: expected an absolute http(s) URL');
+    expect(() => usersConfig({ jwtSecret: 's', email: { sender } })).to.throw('users.serverUrl is required with users.email');
+    expect(usersConfig({ jwtSecret: 's', serverUrl: 'https://api.example.com/', email: { sender } }).email?.serverUrl).to.equal('https://api.example.com');
+    expect(() => emailConfig({ sender: {} as never }, 'https://api.example.com')).to.throw('users.email.sender');
+    expect(() => emailConfig({ sender, resetCodeExpiresIn: 'soon' }, 'https://api.example.com')).to.throw('users.email.resetCodeExpiresIn');
   });
 });

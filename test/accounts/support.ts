@@ -147,7 +147,8 @@ export function usersOption(settings: Settings, sender: MailSender, more: Partia
     jwtSecret: JWT_SECRET,
     register: settings.register,
     emailConfirmation: settings.emailConfirmation,
-    email: { sender, serverUrl: SERVER_URL, resetPasswordUrl: settings.resetPasswordUrl, confirmationRedirect: settings.confirmationRedirect, ...templates },
+    serverUrl: SERVER_URL,
+    email: { sender, resetPasswordUrl: settings.resetPasswordUrl, confirmationRedirect: settings.confirmationRedirect, ...templates },
     ...more,
   };
 }
