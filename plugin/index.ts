@@ -60,6 +60,7 @@ export type { Registry, Model, Attribute } from './schema/registry.js';
 export type { RoleResolver } from './access/role.js';
 export type { UsersOptions, UsersRegisterOptions } from './auth/options.js';
 export type { UsersEmailOptions } from './auth/email-options.js';
+export type { ProviderOptions, UsersProvidersOptions } from './auth/provider-options.js';
 export type { MailTemplate } from './auth/mail-templates.js';
 export { smtpSender, type MailMessage, type MailSender, type SmtpSenderOptions } from './auth/mail.js';
 export { generateOpenApi, type OpenApiOptions } from './openapi/document.js';

@@ -5,6 +5,7 @@
 import { DEFAULT_JWT_EXPIRES_IN, expiresInSeconds } from './jwt.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
 import { absoluteUrl, emailConfig, type EmailConfig, type UsersEmailOptions } from './email-options.js';
+import { providersConfig, type ProviderConfig, type ProviderName, type UsersProvidersOptions } from './provider-options.js';
 
 export interface UsersRegisterOptions {
   /** The `up_roles.type` a new user is given (default `authenticated`, as Strapi's `default_role`). */
@@ -43,6 +44,8 @@ export interface UsersOptions {
    * the sender, URLs and templates (email-options.ts). Without it those routes are not served.
    */
   readonly email?: UsersEmailOptions;
+  /** Third-party login (provider-options.ts): `{ github: { key, secret, callback }, google: … }`. */
+  readonly providers?: UsersProvidersOptions;
 }
 
 /** The option as the routes use it, with every default applied. */
@@ -55,6 +58,7 @@ export interface UsersConfig {
   readonly rateLimit: RateLimitOptions | null;
   readonly serverUrl: string | null;
   readonly email: EmailConfig | null;
+  readonly providers: ReadonlyMap<ProviderName, ProviderConfig>;
 }
 
 /** The role of a user without one, and Strapi's default role of new users. */
@@ -71,6 +75,8 @@ export function usersConfig(options: UsersOptions): UsersConfig {
   }
   const serverUrl = options.serverUrl === undefined ? null : absoluteUrl(options.serverUrl, 'users.serverUrl');
   if (!serverUrl && options.email) throw new Error('users.serverUrl is required with users.email: the API\'s public URL, such as https://api.example.com, which the links of mails point at');
+  const providers = providersConfig(options.providers);
+  if (!serverUrl && providers.size) throw new Error('users.serverUrl is required with users.providers: the API\'s public URL, such as https://api.example.com, where providers send users back');
   return {
     jwtSecret: options.jwtSecret,
     lifetimeSeconds: expiresInSeconds(options.jwtExpiresIn ?? DEFAULT_JWT_EXPIRES_IN),
@@ -80,6 +86,7 @@ export function usersConfig(options: UsersOptions): UsersConfig {
     rateLimit,
     serverUrl,
     email: options.email ? emailConfig(options.email, serverUrl!) : null,
+    providers,
   };
 }
 

@@ -21,7 +21,7 @@ function servedAuthActions(config: UsersConfig, role: string | null): Record<str
     callback: anonymous,
     changePassword: role !== null && !anonymous,
     resetPassword: mail,
-    connect: false,
+    connect: anonymous && config.providers.size > 0,
     forgotPassword: mail,
     register: anonymous && config.register !== null,
     emailConfirmation: mail,

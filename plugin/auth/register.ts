@@ -5,14 +5,10 @@
  * role link in one transaction. The new user gets a token, unless email confirmation is on: then
  * it is created unconfirmed, answered without one, and sent the confirmation mail (`confirm`).
  */
-import { ApplicationError, DataValidationError, type DataProblem } from '../errors.js';
-import { parseData, newEntryColumns, lockNamesOf, type WriteEngine } from '../write/write.js';
-import { checkReferences } from '../write/check-references.js';
-import { insertRow } from '../write/apply-row.js';
-import { WriteAccess } from '../access/write-access.js';
-import { inTransaction } from '../write/transaction.js';
+import { ApplicationError } from '../errors.js';
+import type { WriteEngine } from '../write/write.js';
 import { parseRegisterBody } from './body.js';
-import { refuseNul, USERS_PLUGIN_GRANTS } from './user-writes.js';
+import { insertUser, refuseNul } from './user-writes.js';
 import type { StoredUser } from './user-store.js';
 import type { EndUsers, LoginAnswer } from './end-users.js';
 
@@ -41,18 +37,8 @@ export async function registerUser(
   if (roleId === null) throw new ApplicationError('Impossible to find the default role');
   // Strapi compares both ways round (an email used as a username is taken too), across providers with unique_email on, its default.
   if ((await users.store.countConflicts([email.toLowerCase(), username])) > 0) throw new ApplicationError('Email or Username are already taken');
-  const model = users.store.userModel;
   const data = { ...values, email: email.toLowerCase(), provider: 'local', confirmed: !users.config.emailConfirmation, role: roleId };
-  const problems: DataProblem[] = [];
-  const write = parseData(engine, USERS_PLUGIN_GRANTS, model, data, { partial: false, path: [], draft: false }, problems);
-  if (problems.length) throw new DataValidationError(problems);
-  // The user's fields were chosen above; the role and provider are the API's own: no role's rule applies.
-  const id = await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline, access: WriteAccess.unrestricted(engine.executor.dialect) }, async (store) => {
-    await checkReferences(store, write, null);
-    return insertRow(store, write, newEntryColumns(store, model, write, null));
-  });
-  const user = await users.store.findById(id);
-  if (!user) throw new Error(`the registered user ${id} was not found after its insert`);
+  const user = await insertUser(engine, users.store, data, deadline);
   if (!users.config.emailConfirmation) return users.answerFor(user);
   await confirm?.(user);
   return { user: user.publicFields };

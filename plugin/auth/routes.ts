@@ -2,7 +2,7 @@
  * The end-user routes of Strapi's users-permissions plugin, under the API's prefix:
  * `POST /auth/local` (login), `POST /auth/local/register`, `GET /users/me`, the account routes
  * (account-routes.ts), the users routes that write or count (user-routes.ts) and the roles
- * routes (role-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
+ * routes (role-routes.ts), and third-party login (provider-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
  * before the content routes, so `/users/me` is not taken for the user of id "me".
  */
 import type Router from '@koa/router';
@@ -21,6 +21,7 @@ import { AttemptCounter } from './rate-limit.js';
 import { registerUser } from './register.js';
 import { addUsersAdminRoutes } from './user-routes.js';
 import { addRoleRoutes } from './role-routes.js';
+import { addProviderRoutes } from './provider-routes.js';
 
 export interface UserRouteOptions {
   /** How the caller's role is resolved without a token (the API's `resolveRole`). */
@@ -72,4 +73,5 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
   addAccountRoutes(router, engine, users, accounts, limits, options);
   addUsersAdminRoutes(router, engine, users.store, options);
   addRoleRoutes(router, engine, users, options);
+  addProviderRoutes(router, engine, users, limits, options);
 }

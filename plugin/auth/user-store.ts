@@ -17,6 +17,8 @@ export interface StoredUser {
   readonly id: number;
   /** The bcrypt hash, or null (a user of another provider). */
   readonly passwordHash: string | null;
+  /** `local`, or the third-party provider the user logs in with. */
+  readonly provider: string | null;
   readonly confirmed: boolean;
   readonly blocked: boolean;
   /** `up_roles.type`, null for a user without a role. */
@@ -106,6 +108,11 @@ export class UserStore {
     return this.findOne((query) => query.where(`u.${this.column('username')}`, username));
   }
 
+  /** Every user, of any provider, whose email is `email` (lowercased), by id: third-party login picks its provider's. */
+  async findAllByEmail(email: string): Promise<StoredUser[]> {
+    return this.findMany((query) => query.where(`u.${this.column('email')}`, email.toLowerCase()));
+  }
+
   /** The user whose stored code (`resetPasswordToken` or `confirmationToken`) is `code`. */
   async findByCode(kind: CodeKind, code: string): Promise<StoredUser | null> {
     return this.findOne((query) => query.where(`u.${this.codeColumn(kind)}`, code));
@@ -175,7 +182,8 @@ export class UserStore {
     return (this.model.attributes.get(name) as ScalarAttribute).column;
   }
 
-  private async findOne(where: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<StoredUser | null> {
+  /** Users with their role (the first by id), in id order. */
+  private usersQuery(): { query: Knex.QueryBuilder; scalars: ScalarAttribute[] } {
     const link = this.role.linkTable!;
     const scalars = [...this.model.attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar');
     const query = this.knex({ u: this.model.tableName })
@@ -184,10 +192,22 @@ export class UserStore {
       .leftJoin({ l: link.name }, `l.${link.joinColumn}`, 'u.id')
       .leftJoin({ r: this.roleTable }, 'r.id', `l.${link.inverseJoinColumn}`)
       .orderBy('u.id')
-      .orderBy('r.id')
-      .first();
-    const row = (await where(query)) as Record<string, unknown> | undefined;
+      .orderBy('r.id');
+    return { query, scalars };
+  }
+
+  private async findOne(where: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<StoredUser | null> {
+    const { query, scalars } = this.usersQuery();
+    const row = (await where(query.first())) as Record<string, unknown> | undefined;
     return row ? this.userOf(row, scalars) : null;
+  }
+
+  /** At most 100 users, each once: a user is found by an address few share. */
+  private async findMany(where: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<StoredUser[]> {
+    const { query, scalars } = this.usersQuery();
+    const rows = (await where(query.limit(100))) as Record<string, unknown>[];
+    const seen = new Set<unknown>();
+    return rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).map((row) => this.userOf(row, scalars));
   }
 
   private userOf(row: Record<string, unknown>, scalars: readonly ScalarAttribute[]): StoredUser {
@@ -201,6 +221,7 @@ export class UserStore {
     return {
       id,
       passwordHash: typeof password === 'string' && password !== '' ? password : null,
+      provider: (value(byName.get('provider')!) as string | null | undefined) ?? null,
       confirmed: value(byName.get('confirmed')!) === true,
       blocked: value(byName.get('blocked')!) === true,
       roleType,

@@ -25,6 +25,14 @@ export const STOCK = Object.freeze({
   locales: Object.freeze({ public: true, authenticated: false }),
   /** The users-permissions actions the Authenticated role holds beside its stock ones: `user.create`, `role.find`… */
   authenticated: Object.freeze([]),
+  /** The third-party providers turned on (`github`, `google`), each with PROVIDERS' settings. */
+  providers: Object.freeze([]),
+});
+
+/** What the store holds for a provider turned on: its client, and the front end's page that takes the token. */
+export const PROVIDERS = Object.freeze({
+  github: { key: 'github-client-id', secret: 'github-client-secret', callback: `${FRONT}/connect/github/redirect`, scope: ['user', 'user:email'] },
+  google: { key: 'google-client-id', secret: 'google-client-secret', callback: `${FRONT}/connect/google/redirect`, scope: ['email'] },
 });
 const settings = (more = {}) => ({ ...STOCK, ...more, locales: { ...STOCK.locales, ...more.locales } });
 const USER_WRITES = ['user.count', 'user.create', 'user.update', 'user.destroy'];
@@ -32,6 +40,9 @@ const WRITER = settings({ authenticated: USER_WRITES });
 const ROLE_READER = settings({ authenticated: [...USER_WRITES, 'role.find'] });
 const ROLES = settings({ authenticated: ['role.find', 'role.findOne', 'permissions.getPermissions'] });
 const ROLE_WRITER = settings({ authenticated: ['role.find', 'role.findOne', 'role.createRole', 'role.updateRole', 'role.deleteRole'] });
+const PROVIDING = settings({ providers: ['github', 'google'] });
+const connect = (path) => ({ method: 'GET', path: `/api/connect/${path}` });
+const providerCallback = (path) => ({ method: 'GET', path: `/api/auth/${path}` });
 const roles = (path = '', more = {}) => ({ method: 'GET', path: `/api/users-permissions/roles${path}`, bearer: token(1), ...more });
 const CONFIRMING = settings({ emailConfirmation: true });
 
@@ -253,6 +264,24 @@ export const groups = [
       { name: 'update a role', method: 'PUT', path: '/api/users-permissions/roles/3', body: { name: 'Editors', description: 'edits' }, bearer: token(1), settings: ROLE_WRITER },
       { name: 'delete the public role', method: 'DELETE', path: '/api/users-permissions/roles/2', bearer: token(1), settings: ROLE_WRITER },
       { name: 'delete a role', method: 'DELETE', path: '/api/users-permissions/roles/3', bearer: token(1), settings: ROLE_WRITER },
+    ],
+  },
+  {
+    group: 'providers',
+    cases: [
+      { name: 'connect, a provider turned off', ...connect('github') },
+      { name: 'connect, a provider there is none of', ...connect('nobody'), settings: PROVIDING },
+      { name: 'connect redirects to GitHub', ...connect('github'), settings: PROVIDING },
+      { name: 'connect redirects to Google', ...connect('google'), settings: PROVIDING },
+      { name: 'connect, a callback of the front end with its own query', ...connect(`github?callback=${encodeURIComponent(`${FRONT}/connect/github/redirect?next=/home`)}`), settings: PROVIDING },
+      { name: 'connect, a callback elsewhere', ...connect(`github?callback=${encodeURIComponent('https://elsewhere.example.com/connect/github/redirect')}`), settings: PROVIDING },
+      { name: 'connect, a callback on another path', ...connect(`github?callback=${encodeURIComponent(`${FRONT}/other`)}`), settings: PROVIDING },
+      { name: 'the provider sends back no code', ...connect('github/callback'), settings: PROVIDING },
+      { name: 'the provider sends back an error', ...connect('github/callback?error=access_denied&error_description=The+user+has+denied'), settings: PROVIDING },
+      { name: 'log in, a provider turned off', ...providerCallback('github/callback?access_token=abc') },
+      { name: 'log in, a provider there is none of', ...providerCallback('nobody/callback?access_token=abc'), settings: PROVIDING },
+      { name: 'log in without a token', ...providerCallback('github/callback'), settings: PROVIDING },
+      { name: 'log in with Google without a token', ...providerCallback('google/callback?code='), settings: PROVIDING },
     ],
   },
   {

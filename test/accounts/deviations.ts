@@ -21,13 +21,13 @@ const IN_FILE = {
 };
 
 /**
- * The public role's permissions as recorded, but for third-party login (`connect`), which the
- * plugin does not serve, and the count of users, which `find` on users gives (U13).
+ * The public role's permissions as recorded, but for the count of users, which `find` on users
+ * gives (U13), and third-party login, enabled where a provider is configured (U7).
  */
 function publicPermissions(recorded: RecordedCase): Answer {
   const answer = structuredClone(recorded.response) as { role: { permissions: Record<string, { controllers: Record<string, Record<string, { enabled: boolean }>> }> } };
   const { auth, user } = answer.role.permissions['plugin::users-permissions'].controllers;
-  auth.connect.enabled = false;
+  auth.connect.enabled = recorded.settings.providers.length > 0;
   user.count.enabled = user.find.enabled;
   return { response: answer };
 }
@@ -46,7 +46,7 @@ export const DEVIATIONS: Readonly<Record<string, Deviation>> = {
   'email-confirmation: a blocked user': { why: 'U9: the same answer for every address (Strapi: "User blocked")', answer: sent('user08@example.com') },
   'email-confirmation: now confirmed': { why: 'U9: the same answer for every address (Strapi: "Already confirmed")', answer: sent('user04@example.com') },
   'users: count, a role without it': { why: 'U13: counting users needs find on user (Strapi has a count action of its own, which the fixture\'s Public role lacks)', answer: { status: 200, response: 10 } },
-  'roles: the public role with its permissions': { why: 'U7: third-party login (connect) is not served; U13: find on users counts them', answer: publicPermissions },
+  'roles: the public role with its permissions': { why: 'U7: connect is enabled where a provider is configured; U13: find on users counts them', answer: publicPermissions },
   'roles: create a role, a role without it': { why: 'deviations.md: roles are written in permissions.yaml, never through the API', answer: IN_FILE },
   'roles: create a role': { why: 'deviations.md: roles are written in permissions.yaml', answer: IN_FILE },
   'roles: create a role, an empty body': { why: 'deviations.md: roles are written in permissions.yaml', answer: IN_FILE },

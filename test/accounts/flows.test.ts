@@ -21,6 +21,7 @@ const SETTINGS: Settings = {
   templates: 'stock',
   locales: { public: true, authenticated: false },
   authenticated: [],
+  providers: [],
 };
 
 const post = (api: ServedApi, path: string, body: object, address = '10.0.0.1') => api.request.post(`/api${path}`).set('X-Forwarded-For', address).send(body);

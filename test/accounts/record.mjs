@@ -13,14 +13,14 @@
 // list the locales, are written into the database as the case asks (cases.mjs); Strapi reads them
 // at every request. A token the flows need is read from the link of the mail that carried it.
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
 import { normalizeRunDates, sendFrom, writeGroupedRecordings } from '../support/reference-requests.mjs';
-import { CUSTOM_TEMPLATES, groups, JWT_SECRET, STOCK } from './cases.mjs';
+import { CUSTOM_TEMPLATES, groups, JWT_SECRET, PROVIDERS, STOCK } from './cases.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -54,6 +54,9 @@ function prepareApp(dir) {
   email: { config: { provider: 'sendmail', providerOptions: { devHost: '127.0.0.1', devPort: ${smtpPort}, silent: true } } },
 });\n`,
   );
+  // Served over plain HTTP in production mode: the session cookie of third-party login may not be `secure`.
+  const middlewares = join(app, 'config', 'middlewares.js');
+  writeFileSync(middlewares, readFileSync(middlewares, 'utf8').replace("'strapi::session',", "{ name: 'strapi::session', config: { secure: false } },"));
   const db = join(app, '.tmp', 'data.db');
   copyFileSync(fixture, db);
   return { app, db };
@@ -87,6 +90,9 @@ function applySettings(db, settings) {
     if (!applySettings.stockTemplates) applySettings.stockTemplates = structuredClone(email);
     const templates = settings.templates === 'custom' ? CUSTOM_TEMPLATES : Object.fromEntries(Object.entries(applySettings.stockTemplates).map(([key, value]) => [key, value.options]));
     write('email', Object.fromEntries(Object.entries(email).map(([key, value]) => [key, { ...value, options: templates[key] }])));
+    const providers = read('grant');
+    for (const [name, provider] of Object.entries(PROVIDERS)) providers[name] = { ...providers[name], ...provider, enabled: settings.providers.includes(name) };
+    write('grant', providers);
     for (const type of ['public', 'authenticated']) grant(sqlite, type, LIST_LOCALES, settings.locales[type]);
     for (const action of PLUGIN_ACTIONS) grant(sqlite, 'authenticated', `plugin::users-permissions.${action}`, settings.authenticated.includes(action));
   } finally {
@@ -125,6 +131,9 @@ function withTokens(value, kept) {
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withTokens(item, kept)]));
   return value;
 }
+
+/** The reference's address, as it is or encoded in a query, written `<server>`. */
+const withoutServer = (text) => text.replaceAll(server, '<server>').replaceAll(encodeURIComponent(server), '<server>');
 
 /** A mail as recorded: the run's tokens and the reference's address left out. */
 function recordedMail(mail) {
@@ -170,8 +179,8 @@ async function runCases(db, box, runStartedAt) {
       const request = { method: testCase.method, path: testCase.path, ...(testCase.body !== undefined ? { body: testCase.body } : {}), ...(testCase.bearer ? { bearer: testCase.bearer } : {}) };
       const entry = { seq, name: testCase.name, settings: testCase.settings ?? STOCK, address, request, status: result.status, response: result.response };
       for (const key of ['save', 'keep']) if (testCase[key]) entry[key] = testCase[key];
-      if (result.responseText !== undefined) entry.responseText = result.responseText;
-      if (result.location !== undefined) entry.location = result.location;
+      if (result.responseText !== undefined) entry.responseText = withoutServer(result.responseText);
+      if (result.location !== undefined) entry.location = withoutServer(result.location);
       entry.mails = mails.map(recordedMail);
       cases.push(normalizeRunDates(entry, runStartedAt));
       console.log(`${String(seq).padStart(3)} ${group.padEnd(18)} ${result.status} ${mails.length ? `${mails.length} mail ` : ''}${testCase.name}`);

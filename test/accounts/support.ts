@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { smtpSender, type MailMessage, type MailSender } from '../../plugin/auth/mail.js';
 import type { UsersEmailOptions } from '../../plugin/auth/email-options.js';
 import type { UsersOptions } from '../../plugin/auth/options.js';
+import type { ProviderOptions } from '../../plugin/auth/provider-options.js';
 import { repoRoot, type ServedApi } from '../support/api.js';
 import { linkIn, type MailBox, type ReceivedMail } from '../support/mail-box.js';
 import type { FreshFixture } from '../writes/support/fixture.js';
@@ -29,7 +30,15 @@ export interface Settings {
   readonly locales: { readonly public: boolean; readonly authenticated: boolean };
   /** The users-permissions actions the Authenticated role held beside its stock ones (`user.create`, `role.find`…). */
   readonly authenticated: readonly string[];
+  /** The third-party providers turned on, with PROVIDERS' settings. */
+  readonly providers: readonly ('github' | 'google')[];
 }
+
+/** What the reference's store held for a provider turned on (test/accounts/cases.mjs). */
+const PROVIDERS: Readonly<Record<'github' | 'google', ProviderOptions>> = {
+  github: { key: 'github-client-id', secret: 'github-client-secret', callback: 'https://front.example.com/connect/github/redirect', scope: ['user', 'user:email'] },
+  google: { key: 'google-client-id', secret: 'google-client-secret', callback: 'https://front.example.com/connect/google/redirect', scope: ['email'] },
+};
 
 export interface RecordedMail {
   readonly to: readonly string[];
@@ -148,6 +157,7 @@ export function usersOption(settings: Settings, sender: MailSender, more: Partia
     register: settings.register,
     emailConfirmation: settings.emailConfirmation,
     serverUrl: SERVER_URL,
+    providers: Object.fromEntries(settings.providers.map((name) => [name, PROVIDERS[name]])),
     email: { sender, resetPasswordUrl: settings.resetPasswordUrl, confirmationRedirect: settings.confirmationRedirect, ...templates },
     ...more,
   };
@@ -164,6 +174,14 @@ export async function serveAccounts(fixture: FreshFixture, settings: Settings, s
 export function comparableMail(mail: ReceivedMail, serverUrl = SERVER_URL): RecordedMail {
   const tidy = (text: string | null) => (text === null ? null : text.replaceAll(serverUrl, '<server>').replace(/\b[0-9a-f]{40}(?:[0-9a-f]{88})?\b/g, '<token>'));
   return { to: mail.envelope.to, from: mail.from, replyTo: mail.replyTo, subject: tidy(mail.subject), text: tidy(mail.text), html: tidy(mail.html) };
+}
+
+/**
+ * A redirect as the recordings hold it: the API's address, as it is or encoded, written
+ * `<server>`, and without the OAuth `state` the plugin adds to a provider's address (U15).
+ */
+export function comparableRedirect(text: string): string {
+  return text.replaceAll(SERVER_URL, '<server>').replaceAll(encodeURIComponent(SERVER_URL), '<server>').replace(/&state=[0-9a-f]+/, '');
 }
 
 /** The code of the link in `mail` (`marker`: `?code=` or `?confirmation=`). */
