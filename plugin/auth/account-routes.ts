@@ -12,7 +12,7 @@ import type { WriteEngine } from '../write/write.js';
 import type { Accounts } from './accounts.js';
 import { changePassword } from './change-password.js';
 import type { EndUsers } from './end-users.js';
-import { answer, countAddress, endUserOf, refuseEndUsers } from './http-helpers.js';
+import { answer, countAddress, endUserOf, refuseEndUsers } from './user-http.js';
 import type { AttemptCounter } from './rate-limit.js';
 import type { UserRouteOptions } from './routes.js';
 

@@ -10,7 +10,7 @@ import { parseQueryString } from '../http/query-string.js';
 import type { WriteEngine } from '../write/write.js';
 import type { EndUsers } from './end-users.js';
 import { GRANT_COOKIE, openSession, sealSession } from './grant-session.js';
-import { answer, countAddress, refuseEndUsers } from './http-helpers.js';
+import { answer, countAddress, refuseEndUsers } from './user-http.js';
 import type { AttemptCounter } from './rate-limit.js';
 import type { UserRouteOptions } from './routes.js';
 import { ThirdPartyLogin, type GrantStep } from './third-party.js';

@@ -11,7 +11,7 @@ import { ForbiddenError, MethodNotAllowedError } from '../errors.js';
 import { ROLE_UID } from '../schema/users-permissions.js';
 import type { WriteEngine } from '../write/write.js';
 import type { EndUsers } from './end-users.js';
-import { answer } from './http-helpers.js';
+import { answer } from './user-http.js';
 import { ROLES_IN_FILE, RolesView } from './roles-view.js';
 import type { UserRouteOptions } from './routes.js';
 

@@ -14,7 +14,7 @@ import { addAccountRoutes } from './account-routes.js';
 import { Accounts } from './accounts.js';
 import { bodyObject, parseLoginBody } from './body.js';
 import type { EndUsers } from './end-users.js';
-import { answer, countAddress, endUserOf, refuseEndUsers } from './http-helpers.js';
+import { answer, countAddress, endUserOf, refuseEndUsers } from './user-http.js';
 import { looksLikeJwt } from './jwt.js';
 import type { MailQueue } from './mail.js';
 import { AttemptCounter } from './rate-limit.js';

@@ -10,7 +10,7 @@ import { resolveCaller } from '../access/role.js';
 import { readJsonBody } from '../http/read-body.js';
 import { grantsToWrite, type WriteEngine } from '../write/write.js';
 import type { Action } from '../access/permissions.js';
-import { answer } from './http-helpers.js';
+import { answer } from './user-http.js';
 import type { UserRouteOptions } from './routes.js';
 import { UserAdmin, type UsersRequest } from './user-admin.js';
 import type { UserStore } from './user-store.js';

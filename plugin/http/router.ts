@@ -1,7 +1,8 @@
 /**
  * The routes: `GET <prefix>/<pluralName>` (find) and `GET <prefix>/<pluralName>/:id` (findOne)
- * for collection types, `GET <prefix>/<singularName>` for single types, and the write routes
- * (write-routes.ts). With the error renderer, the only code that knows Koa.
+ * for collection types, `GET <prefix>/<singularName>` for single types, the write routes
+ * (write-routes.ts), `GET <prefix>/i18n/locales` (locales-route.ts), and with the `users` option
+ * the users-permissions routes (auth/routes.ts). With the error renderer, the only code that knows Koa.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';

@@ -43,12 +43,12 @@ for (const { client, name } of testDatabaseKinds()) {
     });
 
     /** The browser's round trip: to the provider and back; answers where the API sends it at the end. */
-    async function dance(provider: Name, agent: supertest.Agent = api.request): Promise<URL> {
-      const start = await agent.get(`/api/connect/${provider}`).expect(302);
+    async function dance(provider: Name, browser: supertest.Agent = api.request): Promise<URL> {
+      const start = await browser.get(`/api/connect/${provider}`).expect(302);
       const back = await fetch(start.headers.location, { redirect: 'manual' });
       const returnUrl = back.headers.get('location')!;
       expect(returnUrl.startsWith(`${SERVER_URL}/api/connect/${provider}/callback?code=`), returnUrl).to.equal(true);
-      const done = await agent.get(returnUrl.slice(SERVER_URL.length)).expect(302);
+      const done = await browser.get(returnUrl.slice(SERVER_URL.length)).expect(302);
       return new URL(done.headers.location);
     }
 

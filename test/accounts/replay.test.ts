@@ -74,8 +74,8 @@ for (const { client, name } of testDatabaseKinds()) {
       const { method, body, bearer } = recorded.request;
       const path = withCodes(recorded.request.path, kept);
       // No cookie goes from one case to the next, as none did at the reference.
-      const agent = supertest(api.app.callback());
-      let test = method === 'GET' ? agent.get(path) : method === 'POST' ? agent.post(path) : method === 'PUT' ? agent.put(path) : agent.delete(path);
+      const client = supertest(api.app.callback());
+      let test = method === 'GET' ? client.get(path) : method === 'POST' ? client.post(path) : method === 'PUT' ? client.put(path) : client.delete(path);
       test = test.set('X-Forwarded-For', recorded.address).set('Accept', 'application/json');
       const token = bearer?.from ? saved.get(bearer.from) : bearer?.token;
       if (bearer?.from && !token) throw new Error(`no jwt saved by the case "${bearer.from}" (did it fail?)`);
