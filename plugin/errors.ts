@@ -11,6 +11,7 @@ export type ErrorName =
   | 'UnauthorizedError'
   | 'ForbiddenError'
   | 'NotFoundError'
+  | 'MethodNotAllowedError'
   | 'InternalServerError'
   | 'ServiceUnavailableError'
   | 'RateLimitError'
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorName, number> = {
   UnauthorizedError: 401,
   ForbiddenError: 403,
   NotFoundError: 404,
+  MethodNotAllowedError: 405,
   InternalServerError: 500,
   ServiceUnavailableError: 503,
   RateLimitError: 429,
@@ -76,6 +78,13 @@ export class DataValidationError extends ApiError {
     const message = problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`;
     super('ValidationError', message, { errors: problems.map(({ path, message }) => ({ path: [...path], message, name: 'ValidationError' })) });
     this.problems = problems;
+  }
+}
+
+/** A method the route does not take, with why (the router's own 405s say only `Method Not Allowed`). */
+export class MethodNotAllowedError extends ApiError {
+  constructor(message = 'Method Not Allowed') {
+    super('MethodNotAllowedError', message);
   }
 }
 

@@ -31,7 +31,8 @@ import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
 import { syncSchema } from './storage/sync.js';
 import { buildModels, type ModelSet } from './storage/models.js';
-import { storedDefaultLocale, storedLocales } from './storage/strapi-settings.js';
+import { storedDefaultLocale } from './storage/strapi-settings.js';
+import { readLocaleEntries } from './storage/strapi-locales.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/read-body.js';
 import { WriteSchema } from './write/row-store.js';
 import { compileScalarChecker } from './write/scalar-values.js';
@@ -42,6 +43,7 @@ import { EndUsers } from './auth/end-users.js';
 import { seedStockRoles } from './auth/stock-roles.js';
 import { usersConfig, type UsersOptions } from './auth/options.js';
 import { UserStore } from './auth/user-store.js';
+import { MailQueue, mailFailureReporter } from './auth/mail.js';
 import { dialectOf } from './sql/dialect/dialects.js';
 import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
 import compose from 'koa-compose';
@@ -60,6 +62,10 @@ export { SchemaError, type SchemaProblem } from './schema/problems.js';
 export type { Registry, Model, Attribute } from './schema/registry.js';
 export type { RoleResolver } from './access/role.js';
 export type { UsersOptions, UsersRegisterOptions } from './auth/options.js';
+export type { UsersEmailOptions } from './auth/email-options.js';
+export type { ProviderOptions, UsersProvidersOptions } from './auth/provider-options.js';
+export type { MailTemplate } from './auth/mail-templates.js';
+export { smtpSender, type MailMessage, type MailSender, type SmtpSenderOptions } from './auth/mail.js';
 export { generateOpenApi, type OpenApiOptions } from './openapi/document.js';
 export { generateTypes } from './codegen/types.js';
 export type { CacheControlOption } from './http/cache-control.js';
@@ -112,8 +118,9 @@ export interface ContentApiOptions {
   /** The i18n default locale (default: the one a Strapi database was configured with, else `en`). */
   defaultLocale?: string;
   /**
-   * The locales entries may be written in (default: those a Strapi database was configured with,
-   * else the default locale and those the content uses at start). Reads take any code.
+   * The locales entries may be written in, and that `GET <prefix>/i18n/locales` lists (default:
+   * those a Strapi database was configured with, else the default locale and those the content
+   * uses at start). Reads take any code.
    */
   locales?: readonly string[];
   /** Largest write body in bytes (default 1 MB, as Strapi): a larger one is a 413. */
@@ -360,6 +367,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const statistics = new Statistics(knex, executor.dialect, registry);
   void statistics.gather();
   const planCacheSize = options.planCacheSize ?? 1000;
+  // Read at the first request that needs them: start-up touches no content table.
+  const localeEntries = memoize(() => readLocaleEntries(knex, registry, options.locales));
   let rules = createAccessRules(permissions, planCacheSize);
   const engine: WriteEngine = {
     registry,
@@ -371,8 +380,8 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     knex,
     schema: new WriteSchema(registry),
     checker: compileScalarChecker(registry),
-    // Read at the first write that needs them: start-up touches no content table.
-    locales: memoize(async () => new Set(options.locales ?? (await storedLocales(knex, registry)))),
+    locales: memoize(async () => new Set((await localeEntries()).map((entry) => entry.code))),
+    localeEntries,
     now: options.now ?? Date.now,
     primaryExecutor,
     lifecycles: new Lifecycles(options.lifecycles, lifecycleModules),
@@ -398,6 +407,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   const logger = options.logger;
   const reportHookError = logger ? (error: unknown) => logger.error({ err: error }, 'lifecycle hook or event listener failed after the write committed') : undefined;
   const endUsers = users && userStore ? new EndUsers(users, userStore, engine.now) : undefined;
+  const accountMail = users?.email ? new MailQueue(users.email.sender, mailFailureReporter(options.logger)) : null;
   const router = createRouter(engine, {
     prefix,
     serverTiming: options.serverTiming === true,
@@ -411,6 +421,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     recordStats: (ctx, stats) => statsByRequest.set(ctx, stats),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     users: endUsers,
+    mail: accountMail ?? undefined,
     reportHookError,
     upload: mediaLibrary ?? undefined,
     cache: cache?.reads,
@@ -460,6 +471,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     async close() {
       watcher?.close();
       await cache?.close();
+      await accountMail?.close();
       mediaLibrary?.close();
       await statistics.close();
       await webhooks.close();

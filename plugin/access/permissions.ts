@@ -8,6 +8,7 @@
  *                                      # (and findOne, upload, destroy: the upload routes)
  *     editor:
  *       article: [find, findOne, preview, create, update, delete]
+ *       locale: [find]                 # GET /i18n/locales (Strapi's plugin::i18n.locales.listLocales)
  *   tokens:
  *     - { name: ci, role: editor, hash: "sha256:…", expiresAt: 2027-01-01T00:00:00Z }
  *
@@ -116,6 +117,27 @@ export function typeResolver(registry: Registry): (name: string) => string | nul
 
 const ACTION_LIST = 'find, findOne, preview, create, update, delete';
 
+/**
+ * The i18n locales (`GET /i18n/locales`): granted as `find` on `locale`, `locales` or their uid,
+ * as Strapi's `plugin::i18n.locales.listLocales` is. A content type of the schema named `locale`
+ * keeps that name; the uid still names the locales.
+ */
+export const LOCALE_UID = 'plugin::i18n.locale';
+const LOCALE_NAMES: ReadonlySet<string> = new Set([LOCALE_UID, 'locale', 'locales']);
+
+/** The locales' one action: a list holding `find`, or `find: true`. */
+function parseLocaleActions(raw: unknown, at: (string | number)[], report: Report): Map<Action, ActionRule> {
+  const expected = 'expected [find]: the locales are listed to a role whose grant holds find, and take no rule';
+  const entries: [unknown, unknown][] = Array.isArray(raw) ? raw.map((action) => [action, true]) : isObject(raw) ? Object.entries(raw) : [];
+  if (!entries.length && !(Array.isArray(raw) || isObject(raw))) report(at, expected);
+  const granted = new Map<Action, ActionRule>();
+  entries.forEach(([action, value], index) => {
+    if (action === 'find' && value === true) granted.set('find', UNCONDITIONAL);
+    else report(Array.isArray(raw) ? [...at, index] : [...at, String(action)], expected, !Array.isArray(raw) && action !== 'find');
+  });
+  return granted;
+}
+
 /** Why `action` cannot be granted on `model`, or null when it can. */
 function actionProblem(action: unknown, model: Model | null, registry: Registry): string | null {
   if (typeof action !== 'string' || !ACTIONS.has(action)) return `unknown action ${JSON.stringify(action)}; expected ${ACTION_LIST.replace(/, (?=\w+$)/, ' or ')} (and on file: upload, destroy)`;
@@ -141,6 +163,10 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
     }
     for (const [type, actions] of Object.entries(types)) {
       const uid = resolve(type);
+      if (!uid && LOCALE_NAMES.has(type)) {
+        grants.set(LOCALE_UID, parseLocaleActions(actions, ['roles', role, type], report));
+        continue;
+      }
       if (!uid) report(['roles', role, type], `unknown content type "${type}"`, true);
       const model = uid ? (registry.models.get(uid) ?? (uid === registry.file.uid ? registry.file : null)) : null;
       const granted = parseActions(actions, model, registry, ['roles', role, type], report);

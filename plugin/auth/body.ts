@@ -1,11 +1,10 @@
 /**
- * The bodies of `POST /auth/local` and `/auth/local/register`, checked as Strapi checks them (yup,
- * strict, every problem at once) and worded as it words them: `identifier is a required field`,
- * `email must be a valid email`, `2 errors occurred`.
+ * The bodies of the users-permissions routes, checked as Strapi checks them (yup-object.ts) and
+ * worded as it words them: `identifier is a required field`, `email must be a valid email`,
+ * `this field has unspecified keys: admin`, `2 errors occurred`.
  */
-import { DataValidationError, type DataProblem } from '../errors.js';
 import { isPlainObject } from '../write/parse-data.js';
-import { EMAIL } from '../write/scalar-schema.js';
+import { checkObject, type ObjectSchema, type StringField } from './yup-object.js';
 
 export interface LoginBody {
   readonly identifier: string;
@@ -18,62 +17,72 @@ export interface RegisterBody {
   readonly password: string;
 }
 
-/** yup's `printValue`: how a value that is not a string is shown in the message. */
-function printValue(value: unknown): string {
-  const simple = (item: unknown): string | null => {
-    if (item === null) return 'null';
-    if (typeof item === 'boolean') return String(item);
-    if (typeof item === 'number') return Object.is(item, -0) ? '-0' : String(item);
-    if (typeof item === 'string') return `"${item}"`;
-    return null;
-  };
-  return simple(value) ?? JSON.stringify(value, function (this: Record<string, unknown>, key, item) {
-    return simple(this[key]) ?? item;
-  }, 2);
-}
+const REQUIRED = { kind: 'required' } as const;
+const required = (name: string): StringField => ({ name, tests: [REQUIRED] });
+const requiredEmail: StringField = { name: 'email', tests: [{ kind: 'email' }, REQUIRED] };
 
-/** yup's type error, as a strict schema words it. */
-function typeProblem(path: string[], type: string, value: unknown): DataProblem {
-  return { path, message: `${path.length ? path.join('.') : 'this'} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.` };
-}
-
-/** `yup.string().required()`, strict: a missing or empty value is required; null or another type is a type error. */
-function requiredString(body: Record<string, unknown>, name: string, problems: DataProblem[]): string {
-  const value = body[name];
-  if (value === undefined || value === '') {
-    problems.push({ path: [name], message: `${name} is a required field` });
-    return '';
-  }
-  if (typeof value !== 'string') {
-    problems.push(typeProblem([name], 'string', value));
-    return '';
-  }
-  return value;
-}
-
-function objectOf(body: unknown): Record<string, unknown> {
-  return isPlainObject(body) ? body : {};
-}
+const LOGIN: ObjectSchema = { fields: [required('identifier'), required('password')] };
+const REGISTER: ObjectSchema = { fields: [requiredEmail, required('username'), required('password')] };
+const EMAIL_ONLY: ObjectSchema = { fields: [requiredEmail] };
+const FORGOT_PASSWORD: ObjectSchema = { fields: [requiredEmail], noUnknown: true };
+const RESET_PASSWORD: ObjectSchema = { fields: [required('password'), required('passwordConfirmation'), required('code')], noUnknown: true };
+const CHANGE_PASSWORD: ObjectSchema = {
+  fields: [required('password'), { name: 'passwordConfirmation', tests: [REQUIRED, { kind: 'sameAs', field: 'password', message: 'Passwords do not match' }] }, required('currentPassword')],
+  noUnknown: true,
+};
+const CONFIRMATION: ObjectSchema = { fields: [required('confirmation')] };
 
 export function parseLoginBody(body: unknown): LoginBody {
-  if (body !== undefined && !isPlainObject(body)) throw new DataValidationError([typeProblem([], 'object', body)]);
-  const given = objectOf(body);
-  const problems: DataProblem[] = [];
-  const identifier = requiredString(given, 'identifier', problems);
-  const password = requiredString(given, 'password', problems);
-  if (problems.length) throw new DataValidationError(problems);
+  const { identifier, password } = checkObject(body, LOGIN);
   return { identifier, password };
 }
 
 /** The register body's own checks; the user type's (lengths, uniqueness) come after, as in Strapi. */
 export function parseRegisterBody(body: Record<string, unknown>): RegisterBody {
-  const problems: DataProblem[] = [];
-  const email = requiredString(body, 'email', problems);
-  if (email !== '' && !EMAIL.test(email)) problems.push({ path: ['email'], message: 'email must be a valid email' });
-  const username = requiredString(body, 'username', problems);
-  const password = requiredString(body, 'password', problems);
-  if (problems.length) throw new DataValidationError(problems);
+  const { email, username, password } = checkObject(body, REGISTER);
   return { email, username, password };
+}
+
+/** `POST /auth/forgot-password`: `{ email }`, nothing else. */
+export function parseForgotPasswordBody(body: unknown): { readonly email: string } {
+  return { email: checkObject(body, FORGOT_PASSWORD).email };
+}
+
+/** `POST /auth/send-email-confirmation`: `{ email }`; other keys are let through, as Strapi does. */
+export function parseEmailBody(body: unknown): { readonly email: string } {
+  return { email: checkObject(body, EMAIL_ONLY).email };
+}
+
+export interface ResetPasswordBody {
+  readonly code: string;
+  readonly password: string;
+  readonly passwordConfirmation: string;
+}
+
+/** `POST /auth/reset-password`: whether the passwords match is the flow's check, after these. */
+export function parseResetPasswordBody(body: unknown): ResetPasswordBody {
+  const { code, password, passwordConfirmation } = checkObject(body, RESET_PASSWORD);
+  return { code, password, passwordConfirmation };
+}
+
+export interface ChangePasswordBody {
+  readonly currentPassword: string;
+  readonly password: string;
+}
+
+/** `POST /auth/change-password`: the confirmation must equal the password (a problem of the body, as in Strapi). */
+export function parseChangePasswordBody(body: unknown): ChangePasswordBody {
+  const { currentPassword, password } = checkObject(body, CHANGE_PASSWORD);
+  return { currentPassword, password };
+}
+
+/** `GET /auth/email-confirmation?confirmation=…`: the query string, parsed with brackets as Strapi parses it. */
+export function parseConfirmationQuery(query: Record<string, unknown>): string {
+  return checkObject(query, CONFIRMATION).confirmation;
+}
+
+function objectOf(body: unknown): Record<string, unknown> {
+  return isPlainObject(body) ? body : {};
 }
 
 export { objectOf as bodyObject };

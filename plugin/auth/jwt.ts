@@ -25,14 +25,14 @@ function unitOf(word: string): number {
  * The lifetime in seconds of `expiresIn`: a number of seconds, or a timespan string as Strapi's
  * `jwt.expiresIn` takes it (`'30d'`). Throws on anything else, at start.
  */
-export function expiresInSeconds(expiresIn: string | number): number {
+export function expiresInSeconds(expiresIn: string | number, option = 'users.jwtExpiresIn'): number {
   if (typeof expiresIn === 'number') {
-    if (!Number.isInteger(expiresIn) || expiresIn <= 0) throw new Error(`users.jwtExpiresIn: ${expiresIn} is not a whole positive number of seconds`);
+    if (!Number.isInteger(expiresIn) || expiresIn <= 0) throw new Error(`${option}: ${expiresIn} is not a whole positive number of seconds`);
     return expiresIn;
   }
   const match = TIMESPAN.exec(expiresIn.trim());
   const milliseconds = match ? parseFloat(match[1]) * unitOf(match[2] ?? 'ms') : NaN;
-  if (!(milliseconds > 0)) throw new Error(`users.jwtExpiresIn: "${expiresIn}" is not a timespan such as 30d, 12h or 3600 (seconds, as a number)`);
+  if (!(milliseconds > 0)) throw new Error(`${option}: "${expiresIn}" is not a timespan such as 30d, 12h or 3600 (seconds, as a number)`);
   return milliseconds / 1000;
 }
 

@@ -4,6 +4,8 @@
  */
 import { DEFAULT_JWT_EXPIRES_IN, expiresInSeconds } from './jwt.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
+import { absoluteUrl, emailConfig, type EmailConfig, type UsersEmailOptions } from './email-options.js';
+import { providersConfig, type ProviderConfig, type ProviderName, type UsersProvidersOptions } from './provider-options.js';
 
 export interface UsersRegisterOptions {
   /** The `up_roles.type` a new user is given (default `authenticated`, as Strapi's `default_role`). */
@@ -31,6 +33,19 @@ export interface UsersOptions {
   readonly roles?: Readonly<Record<string, string>>;
   /** Login and register attempts allowed per address, and failed logins per identifier (default 10 a minute); `false`: no limit. */
   readonly rateLimit?: false | Partial<RateLimitOptions>;
+  /**
+   * The API's public URL (Strapi's `server.url`), such as `https://api.example.com`: links in
+   * mails and the address third-party providers send their users back to are made from it, never
+   * from a request, whose Host header a caller chooses. Required with `email` or `providers`.
+   */
+  readonly serverUrl?: string;
+  /**
+   * The mails of forgot-password, email confirmation and registration with `emailConfirmation`:
+   * the sender, URLs and templates (email-options.ts). Without it those routes are not served.
+   */
+  readonly email?: UsersEmailOptions;
+  /** Third-party login (provider-options.ts): `{ github: { key, secret, callback }, google: … }`. */
+  readonly providers?: UsersProvidersOptions;
 }
 
 /** The option as the routes use it, with every default applied. */
@@ -41,6 +56,9 @@ export interface UsersConfig {
   readonly emailConfirmation: boolean;
   readonly roles: ReadonlyMap<string, string>;
   readonly rateLimit: RateLimitOptions | null;
+  readonly serverUrl: string | null;
+  readonly email: EmailConfig | null;
+  readonly providers: ReadonlyMap<ProviderName, ProviderConfig>;
 }
 
 /** The role of a user without one, and Strapi's default role of new users. */
@@ -55,6 +73,10 @@ export function usersConfig(options: UsersOptions): UsersConfig {
   if (rateLimit && !(Number.isInteger(rateLimit.max) && rateLimit.max > 0 && Number.isInteger(rateLimit.interval) && rateLimit.interval > 0)) {
     throw new Error('users.rateLimit: max (attempts) and interval (ms) are whole positive numbers');
   }
+  const serverUrl = options.serverUrl === undefined ? null : absoluteUrl(options.serverUrl, 'users.serverUrl');
+  if (!serverUrl && options.email) throw new Error('users.serverUrl is required with users.email: the API\'s public URL, such as https://api.example.com, which the links of mails point at');
+  const providers = providersConfig(options.providers);
+  if (!serverUrl && providers.size) throw new Error('users.serverUrl is required with users.providers: the API\'s public URL, such as https://api.example.com, where providers send users back');
   return {
     jwtSecret: options.jwtSecret,
     lifetimeSeconds: expiresInSeconds(options.jwtExpiresIn ?? DEFAULT_JWT_EXPIRES_IN),
@@ -62,6 +84,9 @@ export function usersConfig(options: UsersOptions): UsersConfig {
     emailConfirmation: options.emailConfirmation === true,
     roles: new Map(Object.entries(options.roles ?? {})),
     rateLimit,
+    serverUrl,
+    email: options.email ? emailConfig(options.email, serverUrl!) : null,
+    providers,
   };
 }
 

@@ -3,23 +3,17 @@
  * ApplicationError), the body's own checks, the default role found, no user holding the email or
  * username (either way round), then the user type's checks (lengths, formats) and the row with its
  * role link in one transaction. The new user gets a token, unless email confirmation is on: then
- * it is created unconfirmed and answered without one (no email is sent: docs/users.md).
+ * it is created unconfirmed, answered without one, and sent the confirmation mail (`confirm`).
  */
-import { ApplicationError, DataValidationError, type DataProblem } from '../errors.js';
-import type { Grants } from '../access/permissions.js';
-import { parseData, newEntryColumns, lockNamesOf, type WriteEngine } from '../write/write.js';
-import { checkReferences } from '../write/check-references.js';
-import { insertRow } from '../write/apply-row.js';
-import { WriteAccess } from '../access/write-access.js';
-import { inTransaction } from '../write/transaction.js';
+import { ApplicationError } from '../errors.js';
+import type { WriteEngine } from '../write/write.js';
 import { parseRegisterBody } from './body.js';
+import { insertUser, refuseNul } from './user-writes.js';
+import type { StoredUser } from './user-store.js';
 import type { EndUsers, LoginAnswer } from './end-users.js';
 
 /** Keys a register body never sets, whatever the user type declares (Strapi's list). */
 const NEVER_REGISTERED = new Set(['confirmed', 'blocked', 'confirmationToken', 'resetPasswordToken', 'provider', 'id', 'role', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'publishedAt']);
-
-/** Registration writes the user type whatever permissions.yaml grants: it is not a content write of the caller. */
-const REGISTRATION_GRANTS: Grants = { role: 'users-permissions registration', can: () => true, rule: () => null };
 
 /** The body's keys a new user may set: username, email, password and the allowed fields. */
 function allowedValues(users: EndUsers, body: Record<string, unknown>, allowedFields: readonly string[] | null): Record<string, unknown> {
@@ -27,29 +21,25 @@ function allowedValues(users: EndUsers, body: Record<string, unknown>, allowedFi
   return Object.fromEntries(Object.entries(body).filter(([key]) => allowed.has(key)));
 }
 
-export async function registerUser(engine: WriteEngine, users: EndUsers, body: Record<string, unknown>, deadline: number): Promise<LoginAnswer | { user: Readonly<Record<string, unknown>> }> {
+export async function registerUser(
+  engine: WriteEngine,
+  users: EndUsers,
+  body: Record<string, unknown>,
+  deadline: number,
+  confirm?: (user: StoredUser) => Promise<void>,
+): Promise<LoginAnswer | { user: Readonly<Record<string, unknown>> }> {
   const settings = users.config.register;
   if (!settings) throw new ApplicationError('Register action is currently disabled');
   const values = allowedValues(users, body, settings.allowedFields);
   const { email, username } = parseRegisterBody(values);
-  // PostgreSQL refuses a NUL in text: a 400 here rather than a failed insert.
-  const withNul = Object.entries(values).filter(([, value]) => typeof value === 'string' && value.includes('\u0000'));
-  if (withNul.length) throw new DataValidationError(withNul.map(([name]) => ({ path: [name], message: `${name} must not contain the NUL character` })));
+  refuseNul(values);
   const roleId = await users.store.roleIdOfType(settings.defaultRole);
   if (roleId === null) throw new ApplicationError('Impossible to find the default role');
   // Strapi compares both ways round (an email used as a username is taken too), across providers with unique_email on, its default.
   if ((await users.store.countConflicts([email.toLowerCase(), username])) > 0) throw new ApplicationError('Email or Username are already taken');
-  const model = users.store.userModel;
   const data = { ...values, email: email.toLowerCase(), provider: 'local', confirmed: !users.config.emailConfirmation, role: roleId };
-  const problems: DataProblem[] = [];
-  const write = parseData(engine, REGISTRATION_GRANTS, model, data, { partial: false, path: [], draft: false }, problems);
-  if (problems.length) throw new DataValidationError(problems);
-  // The user's fields were chosen above; the role and provider are the API's own: no role's rule applies.
-  const id = await inTransaction(engine, { locks: lockNamesOf(engine, write), deadline, access: WriteAccess.unrestricted(engine.executor.dialect) }, async (store) => {
-    await checkReferences(store, write, null);
-    return insertRow(store, write, newEntryColumns(store, model, write, null));
-  });
-  const user = await users.store.findById(id);
-  if (!user) throw new Error(`the registered user ${id} was not found after its insert`);
-  return users.config.emailConfirmation ? { user: user.publicFields } : users.answerFor(user);
+  const user = await insertUser(engine, users.store, data, deadline);
+  if (!users.config.emailConfirmation) return users.answerFor(user);
+  await confirm?.(user);
+  return { user: user.publicFields };
 }

@@ -1,31 +1,44 @@
 /**
  * The end-user routes of Strapi's users-permissions plugin, under the API's prefix:
- * `POST /auth/local` (login), `POST /auth/local/register` and `GET /users/me`; and, on every route
- * of the API, login tokens read by resolveCaller. Added before the content routes, so `/users/me`
- * is not taken for the user of id "me".
+ * `POST /auth/local` (login), `POST /auth/local/register`, `GET /users/me`, the account routes
+ * (account-routes.ts), the users routes that write or count (user-routes.ts) and the roles
+ * routes (role-routes.ts), and third-party login (provider-routes.ts); and, on every route of the API, login tokens read by resolveCaller. Added
+ * before the content routes, so `/users/me` is not taken for the user of id "me".
  */
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { ForbiddenError, RateLimitError, UnauthorizedError } from '../errors.js';
+import type { RoleResolver } from '../access/role.js';
 import { readJsonBody } from '../http/read-body.js';
 import type { WriteEngine } from '../write/write.js';
+import { addAccountRoutes } from './account-routes.js';
+import { Accounts } from './accounts.js';
 import { bodyObject, parseLoginBody } from './body.js';
 import type { EndUsers } from './end-users.js';
-import { looksLikeJwt } from './jwt.js';
+import { answer, countAddress, endUserOf, refuseEndUsers } from './user-http.js';
+import type { MailQueue } from './mail.js';
 import { AttemptCounter } from './rate-limit.js';
 import { registerUser } from './register.js';
 import { acceptLoginTokens } from './login-tokens.js';
+import { addUsersAdminRoutes } from './user-routes.js';
+import { addRoleRoutes } from './role-routes.js';
+import { addProviderRoutes } from './provider-routes.js';
 
 export interface UserRouteOptions {
+  /** How the caller's role is resolved without a token (the API's `resolveRole`). */
+  readonly resolveRole?: RoleResolver;
   readonly maxBodyBytes: number;
-  /** A request's time budget (ms), for the register transaction. */
+  /** A request's time budget (ms), for the writes of register and the account routes. */
   readonly timeout: number;
+  /** The API's prefix, for the link of a confirmation mail. */
+  readonly prefix: string;
+  /** Where the account flows' mails go (the `users.email` option); absent without it. */
+  readonly mail?: MailQueue;
 }
 
-
-function bearerOf(ctx: Context): string | null {
-  const match = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
-  return match ? match[1].trim() : null;
+function accountsOf(engine: WriteEngine, users: EndUsers, options: UserRouteOptions): Accounts | null {
+  const email = users.config.email;
+  if (!email || !options.mail) return null;
+  return new Accounts({ engine, users, email, mail: options.mail, confirmationUrl: `${email.serverUrl}${options.prefix}/auth/email-confirmation` });
 }
 
 export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUsers, options: UserRouteOptions): void {
@@ -36,47 +49,29 @@ export function addUserRoutes(router: Router, engine: WriteEngine, users: EndUse
   const rate = users.config.rateLimit;
   // Every attempt per address and route, as Strapi counts them (failed logins per account: EndUsers).
   const limits = rate && new AttemptCounter(rate);
-  const now = () => engine.now();
+  const accounts = accountsOf(engine, users, options);
 
   router.post('/auth/local', async (ctx) => {
-    if (limits) countAddress(ctx, limits, now());
+    await refuseEndUsers(ctx, engine, users);
+    countAddress(ctx, limits, engine.now());
     const { identifier, password } = parseLoginBody(await readJsonBody(ctx, options.maxBodyBytes));
-    try {
-      answer(ctx, await users.login(identifier, password));
-    } catch (error) {
-      if (error instanceof RateLimitError) ctx.set('Retry-After', String(error.retryAfter));
-      throw error;
-    }
+    answer(ctx, await users.login(identifier, password));
   });
 
   router.post('/auth/local/register', async (ctx) => {
-    if (limits) countAddress(ctx, limits, now());
+    await refuseEndUsers(ctx, engine, users);
+    countAddress(ctx, limits, engine.now());
     const body = bodyObject(await readJsonBody(ctx, options.maxBodyBytes));
-    answer(ctx, await registerUser(engine, users, body, Date.now() + options.timeout));
+    answer(ctx, await registerUser(engine, users, body, Date.now() + options.timeout, accounts ? (user) => accounts.mailConfirmation(user) : undefined));
   });
 
   router.get('/users/me', async (ctx) => {
-    ctx.vary('Authorization');
-    const token = bearerOf(ctx);
-    if (token !== null && looksLikeJwt(token)) {
-      const { user } = await users.userOfToken(token);
-      answer(ctx, user.publicFields);
-      return;
-    }
-    // As Strapi: no end user is a 403 for the public role, and a bearer value that is no API token a 401.
-    if (token !== null && !engine.rules().tokens.verify(token, now())) throw new UnauthorizedError();
-    throw new ForbiddenError();
+    const user = await endUserOf(ctx, engine, users);
+    answer(ctx, user.publicFields);
   });
-}
 
-function countAddress(ctx: Context, counter: AttemptCounter, now: number): void {
-  const key = `${ctx.path.toLowerCase()} ${ctx.ip}`;
-  if (counter.hit(key, now)) return;
-  ctx.set('Retry-After', String(counter.retryAfter(key, now)));
-  throw new RateLimitError(counter.retryAfter(key, now));
-}
-
-function answer(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
+  addAccountRoutes(router, engine, users, accounts, limits, options);
+  addUsersAdminRoutes(router, engine, users.store, options);
+  addRoleRoutes(router, engine, users, options);
+  addProviderRoutes(router, engine, users, limits, options);
 }

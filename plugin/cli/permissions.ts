@@ -5,7 +5,7 @@
  * role runs, its rules included.
  */
 import { join } from 'node:path';
-import { CLOSED_API, loadPermissions, type Action, type Permissions } from '../access/permissions.js';
+import { CLOSED_API, loadPermissions, LOCALE_UID, type Action, type Permissions } from '../access/permissions.js';
 import type { ActionRule } from '../access/action-rules.js';
 import { CallerVariable } from '../query/caller-variable.js';
 import { matchRoute } from '../http/route-match.js';
@@ -59,8 +59,8 @@ export function describeRole(registry: Registry, permissions: Permissions, role:
   const lines = [`role ${role}`];
   if (!types.size) lines.push('  may do nothing');
   for (const [uid, actions] of types) {
-    const model = registry.models.get(uid) ?? registry.file;
-    lines.push(`  ${model.singularName} (${uid})`);
+    const model = registry.models.get(uid) ?? (uid === LOCALE_UID ? null : registry.file);
+    lines.push(`  ${model?.singularName ?? 'locale'} (${uid})`);
     if (!actions.size) lines.push('    no action');
     const width = Math.max(...[...actions.keys()].map((action) => action.length));
     for (const [action, rule] of actions) lines.push(`    ${action.padEnd(width)}  ${describeRule(action, rule)}`);

@@ -4,7 +4,7 @@
  * logging — never to the caller.
  */
 import type { Context, Next } from 'koa';
-import { ApiError, NotFoundError, ServiceUnavailableError } from '../errors.js';
+import { ApiError, NotFoundError, RateLimitError, ServiceUnavailableError } from '../errors.js';
 import { errorBody } from '../format/envelope.js';
 
 export async function renderErrors(ctx: Context, next: Next): Promise<void> {
@@ -12,7 +12,7 @@ export async function renderErrors(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (error) {
     if (error instanceof ApiError && error.expose) {
-      if (error instanceof ServiceUnavailableError && error.retryAfter !== null) ctx.set('Retry-After', String(error.retryAfter));
+      if ((error instanceof ServiceUnavailableError || error instanceof RateLimitError) && error.retryAfter !== null) ctx.set('Retry-After', String(error.retryAfter));
       sendError(ctx, error.status, error.name, error.message, error.details);
     } else {
       sendError(ctx, 500, 'InternalServerError', 'Internal Server Error', {});

@@ -1,7 +1,8 @@
 /**
  * The routes: `GET <prefix>/<pluralName>` (find) and `GET <prefix>/<pluralName>/:id` (findOne)
- * for collection types, `GET <prefix>/<singularName>` for single types, and the write routes
- * (write-routes.ts). With the error renderer, the only code that knows Koa.
+ * for collection types, `GET <prefix>/<singularName>` for single types, the write routes
+ * (write-routes.ts), `GET <prefix>/i18n/locales` (locales-route.ts), and with the `users` option
+ * the users-permissions routes (auth/routes.ts). With the error renderer, the only code that knows Koa.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -23,7 +24,9 @@ import { parseEntryId } from './entry-id.js';
 import type { WriteEngine } from '../write/write.js';
 import { addUserRoutes } from '../auth/routes.js';
 import type { EndUsers } from '../auth/end-users.js';
+import type { MailQueue } from '../auth/mail.js';
 import { addUploadRoutes } from '../upload/routes.js';
+import { addLocalesRoute } from './locales-route.js';
 import type { MediaLibrary } from '../upload/media-library.js';
 import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';
 
@@ -54,6 +57,8 @@ export interface RouterOptions {
   readonly upload?: MediaLibrary;
   /** The response cache, when it is on: reads go through it. */
   readonly cache?: CachedReads;
+  /** Where the account flows' mails go (the `users.email` option). */
+  readonly mail?: MailQueue;
 }
 
 export function createRouter(engine: WriteEngine, options: RouterOptions): Router {
@@ -68,6 +73,7 @@ export function createRouter(engine: WriteEngine, options: RouterOptions): Route
   if (options.openapi) router.get('/openapi.json', openApiHandler(engine, options));
   if (options.explorer) addExplorerRoutes(router, engine, options);
   if (options.upload) addUploadRoutes(router, engine, options.upload, options);
+  addLocalesRoute(router, engine, options);
   for (const [route, model] of engine.registry.routes) {
     if (model.kind === 'singleType') {
       router.get(`/${route}`, (ctx) => handle(ctx, engine, options, refusals, model, 'find', null));

@@ -7,7 +7,8 @@
  * Beside the schema's tables, the media library's (folders, the files' folder links) and Strapi's
  * settings store are copied when the source has them (created on the target if it lacks them):
  * without them, a copied file would keep a folder path to no folder, and the next upload would
- * make a second "API Uploads" folder.
+ * make a second "API Uploads" folder. So are Strapi's i18n locales (`i18n_locale`), which
+ * `GET /i18n/locales` lists and writes check.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../schema/registry.js';
@@ -18,6 +19,7 @@ import { describeLayout, type ColumnLayout, type Layout, type TableLayout } from
 import { applyLayout, describeChange } from './sync.js';
 import { vacuumAnalyze } from './vacuum.js';
 import { createMissingTables, FOLDER_TABLES } from '../upload/folder-tables.js';
+import { LOCALE_TABLE_LAYOUT } from './strapi-locales.js';
 
 /** The databases to copy between, and the schema whose tables are copied. */
 export interface CopyOptions {
@@ -124,9 +126,9 @@ async function resetSequences(knex: Knex, tables: readonly TableLayout[]): Promi
 async function copyInto(source: Knex, target: Knex, layout: Layout, log: (line: string) => void, progress: NonNullable<CopyOptions['progress']>): Promise<CopiedTable[]> {
   for (const change of await applyLayout(target, layout)) log(describeChange(change));
   const existing = await inspectDatabase(source);
-  const mediaLibrary = FOLDER_TABLES.filter((table) => existing.has(table.name));
-  for (const change of await createMissingTables(target, mediaLibrary)) log(describeChange(change));
-  const tables = [...layout.tables, ...mediaLibrary];
+  const strapiTables = [...FOLDER_TABLES, LOCALE_TABLE_LAYOUT].filter((table) => existing.has(table.name));
+  for (const change of await createMissingTables(target, strapiTables)) log(describeChange(change));
+  const tables = [...layout.tables, ...strapiTables];
   const filled = await findFilledTables(target, tables);
   if (filled.length) throw new TargetNotEmptyError(filled);
   const copied: CopiedTable[] = [];

@@ -26,6 +26,7 @@ import { WriteAccess } from '../access/write-access.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { splitDataLocale } from './data-locale.js';
 import { populatesLocalizations, shareWithLocalizations } from './share-on-update.js';
+import type { LocaleEntry } from '../storage/strapi-locales.js';
 
 export interface WriteEngine extends ReadEngine {
   readonly knex: Knex;
@@ -33,6 +34,8 @@ export interface WriteEngine extends ReadEngine {
   readonly checker: ScalarChecker;
   /** The locales entries may be written in (read from the database once: never inside a write's transaction, which holds SQLite's one connection). */
   readonly locales: () => Promise<ReadonlySet<string>>;
+  /** The same locales as `GET /i18n/locales` lists them (storage/strapi-locales.ts). */
+  readonly localeEntries: () => Promise<readonly LocaleEntry[]>;
   readonly now: () => number;
   /** Reads from the primary database: the answer of a write must see the write (a replica may lag). */
   readonly primaryExecutor: Executor;

@@ -14,14 +14,13 @@
 // asks; Strapi reads them at every request. Every case is sent from its own loopback address
 // (127.0.0.N), since Strapi's rate limiter counts per address; the rate-limit cases share one.
 import { spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
+import { LASTING, normalizeRunDates, sendFrom, signedToken, writeGroupedRecordings } from '../support/reference-requests.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -42,15 +41,7 @@ const out = resolve(option('out', join(here, 'recorded')));
 const require = createRequire(join(repo, 'package.json'));
 const Database = require('better-sqlite3');
 
-/** A token signed here, independently of the plugin: HS256 over the payload as given. */
-function signed(payload, secret = AUTH_JWT_SECRET) {
-  const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(payload)}`;
-  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
-}
-
-/** Issued 2024-01-01, ends 2100: in force whenever the replay runs. */
-const LASTING = { iat: 1704067200, exp: 4102444800 };
+const signed = (payload, secret = AUTH_JWT_SECRET) => signedToken(payload, secret);
 
 const login = (identifier, password) => ({ method: 'POST', path: '/api/auth/local', body: { identifier, password } });
 const register = (body) => ({ method: 'POST', path: '/api/auth/local/register', body });
@@ -190,49 +181,7 @@ function serve(db, dir) {
 }
 
 /** Sends from `localAddress`, which is the address Strapi's rate limiter counts. */
-function send(localAddress, { method, path, headers, body }) {
-  return new Promise((done, fail) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        localAddress,
-        method,
-        path,
-        headers: { Accept: 'application/json', ...(payload !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => {
-          const answer = { status: response.statusCode };
-          try {
-            answer.response = text === '' ? null : JSON.parse(text);
-          } catch {
-            answer.response = null;
-            answer.responseText = text;
-          }
-          done(answer);
-        });
-      },
-    );
-    request.on('error', fail);
-    request.end(payload);
-  });
-}
-
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const DAY = 24 * 60 * 60 * 1000;
-
-/** Date-times the run produced (within a day of it) become "<now>", as the write recordings do. */
-function normalize(value, runStartedAt) {
-  if (typeof value === 'string' && ISO_DATE_TIME.test(value)) return Math.abs(Date.parse(value) - runStartedAt) <= DAY ? '<now>' : value;
-  if (Array.isArray(value)) return value.map((item) => normalize(item, runStartedAt));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, normalize(item, runStartedAt)]));
-  return value;
-}
+const send = (localAddress, request) => sendFrom(port, localAddress, request);
 
 async function pluginSignedToken(id) {
   const jwt = await import(pathToFileURL(join(repo, 'dist', 'plugin', 'auth', 'jwt.js')).href);
@@ -266,7 +215,7 @@ async function runCases(db, runStartedAt) {
       const entry = { seq, name: testCase.name, settings: testCase.settings, address, request, status: result.status, response: result.response };
       if (testCase.save) entry.save = testCase.save;
       if (result.responseText !== undefined) entry.responseText = result.responseText;
-      cases.push(normalize(entry, runStartedAt));
+      cases.push(normalizeRunDates(entry, runStartedAt));
       console.log(`${String(seq).padStart(3)} ${group.padEnd(11)} ${result.status} ${testCase.name}`);
     }
     recorded.push({ group, ...(note ? { note } : {}), cases });
@@ -284,20 +233,12 @@ async function main() {
     await waitUntilServing(child, `http://127.0.0.1:${port}/_health`, (response) => response.status === 204);
     const runStartedAt = Date.now();
     const recorded = await runCases(served, runStartedAt);
-    mkdirSync(out, { recursive: true });
-    const index = {
+    writeGroupedRecordings(out, recorded, {
       reference: 'Strapi 4.26.2, users-permissions 4.26.2',
       fixture: 'conformance/db/strapi-small.db, Authenticated role given find on restaurants',
       jwtSecret: AUTH_JWT_SECRET,
       recordedAt: new Date(runStartedAt).toISOString(),
-      groups: recorded.map(({ group, cases }) => ({ group, file: `${group}.json`, cases: cases.length })),
-      total: recorded.reduce((sum, { cases }) => sum + cases.length, 0),
-    };
-    for (const [order, { group, note, cases }] of recorded.entries()) {
-      writeFileSync(join(out, `${group}.json`), JSON.stringify({ group, order: order + 1, ...(note ? { note } : {}), cases }, null, 2) + '\n');
-    }
-    writeFileSync(join(out, 'index.json'), JSON.stringify(index, null, 2) + '\n');
-    console.log(`${index.total} cases recorded in ${out}`);
+    });
   } finally {
     await stopReference(child);
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,6 @@
  * permissions that match the recorded database's (the fixture's Public role, and the Authenticated
  * role given `find` on restaurants), and an API with the `users` option over a fresh copy of it.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { verifyToken } from '../../plugin/auth/jwt.js';
@@ -12,6 +11,7 @@ import type { ContentApiOptions } from '../../plugin/index.js';
 import type { DatabaseClient } from '../../plugin/storage/database.js';
 import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
 import { freshFixture, type FreshFixture } from '../writes/support/fixture.js';
+import { readGroupedCases, readGroupedIndex } from '../support/grouped-cases.js';
 
 export const RECORDED_DIR = join(repoRoot, 'test', 'auth', 'recorded');
 
@@ -53,32 +53,12 @@ export interface RecordedCase {
   readonly response: unknown;
 }
 
-export interface RecordedIndex {
-  readonly jwtSecret: string;
-  readonly recordedAt: string;
-  readonly total: number;
-  readonly groups: readonly { readonly group: string; readonly file: string; readonly cases: number }[];
-}
-
-export function recordedIndex(): RecordedIndex {
-  return JSON.parse(readFileSync(join(RECORDED_DIR, 'index.json'), 'utf8')) as RecordedIndex;
-}
-
-/** Every recorded case in `seq` order; throws when the files disagree with index.json. */
+/** Every recorded case in `seq` order. */
 export function recordedCases(): RecordedCase[] {
-  const index = recordedIndex();
-  const cases: RecordedCase[] = [];
-  for (const { group, file, cases: count } of index.groups) {
-    const parsed = JSON.parse(readFileSync(join(RECORDED_DIR, file), 'utf8')) as { cases: Omit<RecordedCase, 'group'>[] };
-    if (parsed.cases.length !== count) throw new Error(`${file}: ${parsed.cases.length} cases, index.json says ${count}`);
-    cases.push(...parsed.cases.map((recorded) => ({ ...recorded, group })));
-  }
-  cases.sort((a, b) => a.seq - b.seq);
-  if (cases.length !== index.total || cases.some((recorded, position) => recorded.seq !== position + 1)) throw new Error('recorded auth cases: seq numbers do not run 1…total');
-  return cases;
+  return readGroupedCases<RecordedCase>(RECORDED_DIR);
 }
 
-export const JWT_SECRET = recordedIndex().jwtSecret;
+export const JWT_SECRET = readGroupedIndex(RECORDED_DIR).jwtSecret;
 
 /** The `users` option that behaves as the reference did with `settings` in its store. */
 export function usersOption(settings: Settings, more: Partial<UsersOptions> = {}): UsersOptions {
@@ -105,7 +85,7 @@ function decodePart(token: string, part: number): Record<string, unknown> {
  * header bytes, the claims `id, iat, exp` in that order, the same id and lifetime, issued close to
  * now, and signed with the secret. The strings differ only by `iat`/`exp` (the clock) and so the signature.
  */
-export function expectSameKindOfToken(actual: unknown, recorded: string, now: number): void {
+export function expectSameKindOfToken(actual: unknown, recorded: string, now: number, secret = JWT_SECRET): void {
   expect(actual, 'jwt').to.be.a('string');
   const token = actual as string;
   expect(token.split('.')[0], 'JWT header').to.equal(recorded.split('.')[0]);
@@ -115,7 +95,7 @@ export function expectSameKindOfToken(actual: unknown, recorded: string, now: nu
   expect(claims.id, 'JWT id').to.equal(expected.id);
   expect((claims.exp as number) - (claims.iat as number), 'JWT lifetime').to.equal((expected.exp as number) - (expected.iat as number));
   expect(Math.abs((claims.iat as number) - Math.floor(now / 1000)), 'JWT issued now').to.be.at.most(60);
-  expect(verifyToken(token, JWT_SECRET, now), 'JWT signed with the secret').to.not.equal(null);
+  expect(verifyToken(token, secret, now), 'JWT signed with the secret').to.not.equal(null);
 }
 
 /** Password-like keys no answer about a user may hold, at any depth. */

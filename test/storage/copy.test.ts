@@ -168,7 +168,7 @@ describe('storage copy', function () {
       it('copies and prints each table, then refuses to copy again with exit code 1', async () => {
         const args = [CLI, 'copy', '--from', `sqlite:${sourceFile}`, '--to', target.url, '--root', REPO_ROOT];
         const first = await run(process.execPath, args);
-        expect(first.stdout).to.include('\narticles: 50 rows\n').and.include('\nup_users_role_links: 8 rows\n').and.match(/copied 1570 rows in 36 tables/);
+        expect(first.stdout).to.include('\narticles: 50 rows\n').and.include('\nup_users_role_links: 8 rows\n').and.include('\ni18n_locale: 2 rows\n').and.match(/copied 1572 rows in 37 tables/);
         const second = await run(process.execPath, args).then(
           () => null,
           (error: { code: number; stderr: string }) => error,
