@@ -16,7 +16,7 @@ import type { Model, Registry } from './schema/registry.js';
 import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from './sql/compile.js';
 import { PlanCache, type Plan } from './plan-cache.js';
 import type { AccessRules } from './access/rules.js';
-import { parseQueryString } from './http/query-string.js';
+import { parseQueryString } from './query/query-string.js';
 import type { ExecutionStats, Executor } from './sql/execute.js';
 import { checkResponseSize } from './response-budget.js';
 

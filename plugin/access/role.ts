@@ -3,7 +3,7 @@
  * role the host app resolved (`resolveRole(ctx)` or `ctx.state.user.role`), else `public`. A
  * bearer value that is neither is a 401; other authorization schemes are left to the host and
  * read as anonymous. Login tokens are read only where the `users` option put its reader on the
- * request (auth/routes.ts).
+ * request (http/users/login-tokens.ts).
  */
 import type { Context } from 'koa';
 import { UnauthorizedError } from '../errors.js';

@@ -2,7 +2,7 @@
  * End users as Strapi's users-permissions plugin serves them: a login checks the password
  * (bcrypt, constant-time) and issues a token; a token presented later is verified and resolves
  * its user, refused when blocked (or unconfirmed, with email confirmation on) with the words
- * Strapi uses. Knows nothing of Koa: http/ and auth/routes.ts feed it.
+ * Strapi uses. Knows nothing of Koa: the doors (http/users/, graphql/) feed it.
  */
 import bcrypt from 'bcryptjs';
 import { ApplicationError, RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';

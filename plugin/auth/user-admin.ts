@@ -8,7 +8,7 @@
 import type { Grants } from '../access/permissions.js';
 import { UNCONDITIONAL } from '../access/action-rules.js';
 import { ApplicationError, DataValidationError, NotFoundError } from '../errors.js';
-import { parseQueryString } from '../http/query-string.js';
+import { parseQueryString } from '../query/query-string.js';
 import { read, type ReadRequest, type ReadResult } from '../read.js';
 import { flatAnswer } from '../format/flat-entry.js';
 import type { Attribute, Model } from '../schema/registry.js';

@@ -19,7 +19,7 @@ import { makeReceivingFolder } from '../upload/receiving-folder.js';
 import { readMultipartRequest } from './multipart-request.js';
 import { graphqlError } from './errors.js';
 import type { EndUsers } from '../auth/end-users.js';
-import { acceptLoginTokens } from '../auth/login-tokens.js';
+import { acceptLoginTokens } from '../http/users/login-tokens.js';
 import { answerGraphql, type GraphqlAnswer, type GraphqlCaller, type GraphqlParams, type GraphqlService } from './request.js';
 
 export interface GraphqlRouteOptions {

@@ -2,7 +2,7 @@
  * The routes: `GET <prefix>/<pluralName>` (find) and `GET <prefix>/<pluralName>/:id` (findOne)
  * for collection types, `GET <prefix>/<singularName>` for single types, the write routes
  * (write-routes.ts), `GET <prefix>/i18n/locales` (locales-route.ts), and with the `users` option
- * the users-permissions routes (auth/routes.ts). With the error renderer, the only code that knows Koa.
+ * the users-permissions routes (users/routes.ts). With the error renderer, the only code that knows Koa.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -20,12 +20,12 @@ import { renderErrors } from './errors.js';
 import { openApiHandler } from './openapi-route.js';
 import { addExplorerRoutes } from './explorer-routes.js';
 import { addWriteRoutes } from './write-routes.js';
-import { parseEntryId } from './entry-id.js';
+import { parseEntryId } from '../query/entry-id.js';
 import type { WriteEngine } from '../write/write.js';
-import { addUserRoutes } from '../auth/routes.js';
+import { addUserRoutes } from './users/routes.js';
 import type { EndUsers } from '../auth/end-users.js';
 import type { MailQueue } from '../auth/mail.js';
-import { addUploadRoutes } from '../upload/routes.js';
+import { addUploadRoutes } from './upload-routes.js';
 import { addLocalesRoute } from './locales-route.js';
 import type { MediaLibrary } from '../upload/media-library.js';
 import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';

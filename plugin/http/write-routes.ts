@@ -14,12 +14,12 @@ import type { Model } from '../schema/registry.js';
 import { createLocalization } from '../write/localizations.js';
 import { deleteSingleType, localizeSingleType, putSingleType } from '../write/single-type.js';
 import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest } from '../write/write.js';
-import { parseEntryId } from './entry-id.js';
+import { parseEntryId } from '../query/entry-id.js';
 import { readJsonBody } from './read-body.js';
 import { sendRead } from './send-read.js';
 import type { RouterOptions } from './router.js';
 import { receiveEntryFiles } from '../upload/entry-files.js';
-import { fileHookRequest } from '../upload/routes.js';
+import { fileHookRequest } from './upload-routes.js';
 import { hookRequest } from './hook-request.js';
 
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;

@@ -9,7 +9,7 @@
 import { allowsField } from '../access/action-rules.js';
 import type { WriteAccess } from '../access/write-access.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import { ENTRY_ID } from '../http/entry-id.js';
+import { ENTRY_ID } from '../query/entry-id.js';
 import { modelOf, type MediaAttribute, type Registry } from '../schema/registry.js';
 import type { RowStore } from '../write/row-store.js';
 import type { Attachment } from './file-rows.js';

@@ -5,7 +5,7 @@
  * Strapi. Every shared scalar is copied whatever `fields` selects, as a new entry's are (W20);
  * components are not.
  */
-import { parseQueryString } from '../http/query-string.js';
+import { parseQueryString } from '../query/query-string.js';
 import type { Model } from '../schema/registry.js';
 import { authorizeGroup } from '../access/authorize-write.js';
 import { currentTargets } from './apply-relation.js';

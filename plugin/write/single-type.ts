@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { Grants } from '../access/permissions.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { parseQueryString } from '../http/query-string.js';
+import { parseQueryString } from '../query/query-string.js';
 import type { Model } from '../schema/registry.js';
 import type { ReadResult } from '../read.js';
 import { createLocalization } from './localizations.js';

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { grantsFor, type Action, type Grants } from '../access/permissions.js';
 import { DataValidationError, ForbiddenError, NotFoundError, unknownLocaleError, ValidationError, type DataProblem } from '../errors.js';
-import { parseQueryString } from '../http/query-string.js';
+import { parseQueryString } from '../query/query-string.js';
 import { readWritten, type ReadEngine, type ReadRequest, type ReadResult } from '../read.js';
 import type { Model } from '../schema/registry.js';
 import { insertRow, updateRow } from './apply-row.js';

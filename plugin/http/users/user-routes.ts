@@ -6,14 +6,14 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { resolveCaller } from '../access/role.js';
-import { readJsonBody } from '../http/read-body.js';
-import { grantsToWrite, type WriteEngine } from '../write/write.js';
-import type { Action } from '../access/permissions.js';
+import { resolveCaller } from '../../access/role.js';
+import { readJsonBody } from '../read-body.js';
+import { grantsToWrite, type WriteEngine } from '../../write/write.js';
+import type { Action } from '../../access/permissions.js';
 import { answer } from './user-http.js';
 import type { UserRouteOptions } from './routes.js';
-import { UserAdmin, type UsersRequest } from './user-admin.js';
-import type { UserStore } from './user-store.js';
+import { UserAdmin, type UsersRequest } from '../../auth/user-admin.js';
+import type { UserStore } from '../../auth/user-store.js';
 
 export function addUsersAdminRoutes(router: Router, engine: WriteEngine, store: UserStore, options: UserRouteOptions): void {
   const admin = new UserAdmin(engine, store);

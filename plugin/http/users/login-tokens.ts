@@ -3,9 +3,9 @@
  * its end user (access/role.ts), where the `users` option is on.
  */
 import type { Context } from 'koa';
-import { readLoginTokens } from '../access/role.js';
-import type { EndUsers } from './end-users.js';
-import { looksLikeJwt } from './jwt.js';
+import { readLoginTokens } from '../../access/role.js';
+import type { EndUsers } from '../../auth/end-users.js';
+import { looksLikeJwt } from '../../auth/jwt.js';
 
 export function acceptLoginTokens(ctx: Context, users: EndUsers): void {
   readLoginTokens(ctx, (token) => (looksLikeJwt(token) ? users.callerOf(token) : Promise.resolve(null)));

@@ -5,14 +5,14 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { grantsFor, type Action } from '../access/permissions.js';
-import { resolveCaller } from '../access/role.js';
-import { ForbiddenError, MethodNotAllowedError } from '../errors.js';
-import { ROLE_UID } from '../schema/users-permissions.js';
-import type { WriteEngine } from '../write/write.js';
-import type { EndUsers } from './end-users.js';
+import { grantsFor, type Action } from '../../access/permissions.js';
+import { resolveCaller } from '../../access/role.js';
+import { ForbiddenError, MethodNotAllowedError } from '../../errors.js';
+import { ROLE_UID } from '../../schema/users-permissions.js';
+import type { WriteEngine } from '../../write/write.js';
+import type { EndUsers } from '../../auth/end-users.js';
 import { answer } from './user-http.js';
-import { ROLES_IN_FILE, RolesView } from './roles-view.js';
+import { ROLES_IN_FILE, RolesView } from '../../auth/roles-view.js';
 import type { UserRouteOptions } from './routes.js';
 
 export function addRoleRoutes(router: Router, engine: WriteEngine, users: EndUsers, options: UserRouteOptions): void {

@@ -6,14 +6,14 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { parseQueryString } from '../http/query-string.js';
-import type { WriteEngine } from '../write/write.js';
-import type { EndUsers } from './end-users.js';
-import { GRANT_COOKIE, openSession, sealSession } from './grant-session.js';
+import { parseQueryString } from '../../query/query-string.js';
+import type { WriteEngine } from '../../write/write.js';
+import type { EndUsers } from '../../auth/end-users.js';
+import { GRANT_COOKIE, openSession, sealSession } from '../../auth/grant-session.js';
 import { answer, countAddress, refuseEndUsers } from './user-http.js';
-import type { AttemptCounter } from './rate-limit.js';
+import type { AttemptCounter } from '../../auth/rate-limit.js';
 import type { UserRouteOptions } from './routes.js';
-import { ThirdPartyLogin, type GrantStep } from './third-party.js';
+import { ThirdPartyLogin, type GrantStep } from '../../auth/third-party.js';
 
 /** How long a user may take at the provider's page. */
 const SESSION_MS = 10 * 60_000;

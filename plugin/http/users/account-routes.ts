@@ -6,14 +6,14 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { readJsonBody } from '../http/read-body.js';
-import { parseQueryString } from '../http/query-string.js';
-import type { WriteEngine } from '../write/write.js';
-import type { Accounts } from './accounts.js';
-import { changePassword } from './change-password.js';
-import type { EndUsers } from './end-users.js';
+import { readJsonBody } from '../read-body.js';
+import { parseQueryString } from '../../query/query-string.js';
+import type { WriteEngine } from '../../write/write.js';
+import type { Accounts } from '../../auth/accounts.js';
+import { changePassword } from '../../auth/change-password.js';
+import type { EndUsers } from '../../auth/end-users.js';
 import { answer, countAddress, endUserOf, refuseEndUsers } from './user-http.js';
-import type { AttemptCounter } from './rate-limit.js';
+import type { AttemptCounter } from '../../auth/rate-limit.js';
 import type { UserRouteOptions } from './routes.js';
 
 export function addAccountRoutes(router: Router, engine: WriteEngine, users: EndUsers, accounts: Accounts | null, limits: AttemptCounter | null, options: UserRouteOptions): void {

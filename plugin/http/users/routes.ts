@@ -7,17 +7,17 @@
  */
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { RoleResolver } from '../access/role.js';
-import { readJsonBody } from '../http/read-body.js';
-import type { WriteEngine } from '../write/write.js';
+import type { RoleResolver } from '../../access/role.js';
+import { readJsonBody } from '../read-body.js';
+import type { WriteEngine } from '../../write/write.js';
 import { addAccountRoutes } from './account-routes.js';
-import { Accounts } from './accounts.js';
-import { bodyObject, parseLoginBody } from './body.js';
-import type { EndUsers } from './end-users.js';
+import { Accounts } from '../../auth/accounts.js';
+import { bodyObject, parseLoginBody } from '../../auth/body.js';
+import type { EndUsers } from '../../auth/end-users.js';
 import { answer, countAddress, endUserOf, refuseEndUsers } from './user-http.js';
-import type { MailQueue } from './mail.js';
-import { AttemptCounter } from './rate-limit.js';
-import { registerUser } from './register.js';
+import type { MailQueue } from '../../auth/mail.js';
+import { AttemptCounter } from '../../auth/rate-limit.js';
+import { registerUser } from '../../auth/register.js';
 import { acceptLoginTokens } from './login-tokens.js';
 import { addUsersAdminRoutes } from './user-routes.js';
 import { addRoleRoutes } from './role-routes.js';

@@ -3,12 +3,12 @@
  * the caller is as Strapi's default permissions see it, and the answer's headers.
  */
 import type { Context } from 'koa';
-import { ForbiddenError, RateLimitError, UnauthorizedError } from '../errors.js';
-import type { WriteEngine } from '../write/write.js';
-import type { EndUsers } from './end-users.js';
-import { looksLikeJwt } from './jwt.js';
-import type { AttemptCounter } from './rate-limit.js';
-import type { StoredUser } from './user-store.js';
+import { ForbiddenError, RateLimitError, UnauthorizedError } from '../../errors.js';
+import type { WriteEngine } from '../../write/write.js';
+import type { EndUsers } from '../../auth/end-users.js';
+import { looksLikeJwt } from '../../auth/jwt.js';
+import type { AttemptCounter } from '../../auth/rate-limit.js';
+import type { StoredUser } from '../../auth/user-store.js';
 
 export function bearerOf(ctx: Context): string | null {
   const match = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));

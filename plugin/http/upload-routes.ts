@@ -14,15 +14,15 @@ import { resolveCaller } from '../access/role.js';
 import type { CallerValues } from '../query/caller-variable.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { read } from '../read.js';
-import type { RouterOptions } from '../http/router.js';
-import { parseEntryId } from '../http/entry-id.js';
+import type { RouterOptions } from './router.js';
+import { parseEntryId } from '../query/entry-id.js';
 import type { WriteEngine } from '../write/write.js';
-import { answeredFile, flatten, takeBody, type Entry, type FileReader } from './answered-file.js';
-import type { FileHookRequest } from './file-hooks.js';
-import { hookRequest } from '../http/hook-request.js';
-import { hasNoFiles, type MediaLibrary } from './media-library.js';
-import { receiveForm } from './multipart.js';
-import { makeReceivingFolder } from './receiving-folder.js';
+import { answeredFile, flatten, takeBody, type Entry, type FileReader } from '../upload/answered-file.js';
+import type { FileHookRequest } from '../upload/file-hooks.js';
+import { hookRequest } from './hook-request.js';
+import { hasNoFiles, type MediaLibrary } from '../upload/media-library.js';
+import { receiveForm } from '../upload/multipart.js';
+import { makeReceivingFolder } from '../upload/receiving-folder.js';
 
 /** Strapi lists every file when no pagination is asked for; this many at most. */
 export const FILE_LIST_LIMIT = 10_000;
