@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { CLOSED_API, loadPermissions } from '../plugin/access/permissions.js';
-import { PUBLIC_ROLE } from '../plugin/access/role.js';
+import { PUBLIC_ROLE } from '../plugin/access/caller.js';
 import { matchRoute } from '../plugin/http/route-match.js';
 import { boundStatement, planRead } from '../plugin/read.js';
 import { anonymousCaller } from '../plugin/query/caller-variable.js';

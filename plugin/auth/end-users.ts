@@ -6,7 +6,7 @@
  */
 import bcrypt from 'bcryptjs';
 import { ApplicationError, RateLimitError, UnauthorizedError, ValidationError } from '../errors.js';
-import type { TokenCaller } from '../access/role.js';
+import type { TokenCaller } from '../access/caller.js';
 import { signUserToken, verifyToken } from './jwt.js';
 import { permissionsRoleOf, type UsersConfig } from './options.js';
 import { AttemptCounter } from './rate-limit.js';

@@ -6,7 +6,7 @@
  * plugins that the API does not serve (content-type-builder, email) are listed, never enabled.
  */
 import { grantsFor, LOCALE_UID, type Action, type Grants, type Permissions } from '../access/permissions.js';
-import { PUBLIC_ROLE } from '../access/role.js';
+import { PUBLIC_ROLE } from '../access/caller.js';
 import type { Registry } from '../schema/registry.js';
 import { ROLE_UID, USER_UID } from '../schema/users-permissions.js';
 import type { UsersConfig } from './options.js';

@@ -8,7 +8,7 @@ import { CLOSED_API, loadPermissions, type Permissions } from '../access/permiss
 import type { Registry } from '../schema/registry.js';
 import type { Dialect } from '../sql/dialect/dialect.js';
 import type { ReadRequest } from '../read.js';
-import { PUBLIC_ROLE } from '../access/role.js';
+import { PUBLIC_ROLE } from '../access/caller.js';
 import { planRead } from '../read.js';
 import { loadSchema } from '../schema/load.js';
 import { explainedStatements, type Statement } from '../sql/compile.js';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { CLOSED_API, grantsFor, loadPermissions } from '../access/permissions.js';
-import { PUBLIC_ROLE } from '../access/role.js';
+import { PUBLIC_ROLE } from '../access/caller.js';
 import { generateOpenApi } from '../openapi/document.js';
 import { loadSchema } from '../schema/load.js';
 import { commandHelp, parseCommand, writeOutput } from './common.js';

@@ -5,7 +5,7 @@
  * so roles, API tokens, login tokens and row rules hold alike.
  */
 import type { Context, Middleware, Next } from 'koa';
-import { resolveCaller, type RoleResolver } from '../access/role.js';
+import { resolveCaller, type RoleResolver } from '../http/caller.js';
 import { sendError } from '../http/errors.js';
 import { readGraphqlBody, RequestRefusal } from './request-body.js';
 import type { ExecutionStats } from '../sql/execute.js';

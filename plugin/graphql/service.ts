@@ -3,7 +3,7 @@
  * the door's service (the generated schema and what its fields read) and its Koa middleware.
  */
 import type { Middleware } from 'koa';
-import type { RoleResolver } from '../access/role.js';
+import type { RoleResolver } from '../http/caller.js';
 import type { WriteEngine } from '../write/write.js';
 import type { EndUsers } from '../auth/end-users.js';
 import type { MediaLibrary } from '../upload/media-library.js';

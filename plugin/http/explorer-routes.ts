@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { grantsFor } from '../access/permissions.js';
-import { resolveRole } from '../access/role.js';
+import { resolveRole } from './caller.js';
 import { matchRoute } from './route-match.js';
 import { ApiError } from '../errors.js';
 import { explorerSchema } from '../explorer/schema-summary.js';

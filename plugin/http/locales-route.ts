@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import { grantsFor, LOCALE_UID } from '../access/permissions.js';
-import { resolveCaller } from '../access/role.js';
+import { resolveCaller } from './caller.js';
 import { ForbiddenError } from '../errors.js';
 import { formatLocales } from '../format/locales.js';
 import type { WriteEngine } from '../write/write.js';

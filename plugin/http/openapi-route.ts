@@ -4,7 +4,7 @@
  */
 import type { Context } from 'koa';
 import { grantsFor, type Permissions } from '../access/permissions.js';
-import { resolveRole } from '../access/role.js';
+import { resolveRole } from './caller.js';
 import { generateOpenApi } from '../openapi/document.js';
 import type { ReadEngine } from '../read.js';
 import type { RouterOptions } from './router.js';

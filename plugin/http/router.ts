@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { read, type ReadEngine, type ReadResult } from '../read.js';
 import { ResponseTooLargeError } from '../response-budget.js';
 import { RefusalPacer } from './refusal-pacing.js';
-import { resolveCaller, type RoleResolver } from '../access/role.js';
+import { resolveCaller, type RoleResolver } from './caller.js';
 import type { Model } from '../schema/registry.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import type { CacheControlPolicy } from './cache-control.js';

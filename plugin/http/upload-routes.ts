@@ -10,7 +10,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { grantsFor, type Action } from '../access/permissions.js';
 import { WriteAccess } from '../access/write-access.js';
-import { resolveCaller } from '../access/role.js';
+import { resolveCaller } from './caller.js';
 import type { CallerValues } from '../query/caller-variable.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { read } from '../read.js';

@@ -7,7 +7,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Action, Grants } from '../access/permissions.js';
-import { resolveCaller } from '../access/role.js';
+import { resolveCaller } from './caller.js';
 import { NotFoundError } from '../errors.js';
 import type { ReadResult } from '../read.js';
 import type { Model } from '../schema/registry.js';

@@ -25,7 +25,7 @@ export interface CallerValues {
   readonly claims: Readonly<Record<string, unknown>>;
   /** The request's time, epoch ms. */
   readonly now: number;
-  /** Who asks, for the share of heavy statement slots (access/role.ts `callerKey`); not a rule variable. */
+  /** Who asks, for the share of heavy statement slots (access/caller.ts `callerKey`); not a rule variable. */
   readonly key?: string;
 }
 

@@ -7,7 +7,7 @@
  * recent statement times), is answered 503 with Retry-After at once, instead of piling up work
  * nobody will wait for.
  *
- * Heavy slots are shared per caller (an API token, an end user, or an address: access/role.ts).
+ * Heavy slots are shared per caller (an API token, an end user, or an address: access/caller.ts).
  * A freed heavy slot goes to the waiting caller that holds the fewest heavy slots, and among
  * those to the one whose last turn is the oldest; each caller's own requests keep their order.
  * So while several callers wait, each holds about heavyLimit ÷ callers slots, and a caller that

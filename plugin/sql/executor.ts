@@ -23,7 +23,7 @@ export interface ExecutionStats {
 
 /** What the request knows of a statement before it runs, for admission. */
 export interface StatementHints {
-  /** Who asks (access/role.ts `key`): heavy slots are shared among callers (admission.ts). */
+  /** Who asks (access/caller.ts `key`): heavy slots are shared among callers (admission.ts). */
   readonly caller?: string;
   /** The request's estimated work (estimate.ts), when the data's figures are known. */
   readonly work?: number;

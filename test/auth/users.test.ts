@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import supertest from 'supertest';
-import { readLoginTokens, resolveCaller, type Caller } from '../../plugin/access/role.js';
+import { type Caller } from '../../plugin/access/caller.js';
+import { readLoginTokens, resolveCaller } from '../../plugin/http/caller.js';
 import { contentApi } from '../../plugin/index.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import type { ServedApi } from '../support/api.js';

@@ -1,12 +1,12 @@
 /**
- * The caller key heavy statement slots are shared by (access/role.ts, sql/admission.ts): an API
+ * The caller key heavy statement slots are shared by (access/caller.ts, sql/admission.ts): an API
  * token by its name, else the end user by id, else the client's address (behind a proxy, only
  * when the app trusts it).
  */
 import { expect } from 'chai';
 import Koa from 'koa';
 import supertest from 'supertest';
-import { resolveCaller } from '../../plugin/access/role.js';
+import { resolveCaller } from '../../plugin/http/caller.js';
 import { tokenHash, TokenVerifier } from '../../plugin/access/tokens.js';
 
 const tokens = new TokenVerifier([{ name: 'reports', role: 'editor', hash: tokenHash('reports-token', 'caller-key-test-salt'), expiresAt: null }]);

@@ -6,7 +6,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { grantsFor, type Action } from '../../access/permissions.js';
-import { resolveCaller } from '../../access/role.js';
+import { resolveCaller } from '../caller.js';
 import { ForbiddenError, MethodNotAllowedError } from '../../errors.js';
 import { ROLE_UID } from '../../schema/users-permissions.js';
 import type { WriteEngine } from '../../write/write.js';

@@ -7,7 +7,7 @@
  */
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { RoleResolver } from '../../access/role.js';
+import type { RoleResolver } from '../caller.js';
 import { readJsonBody } from '../read-body.js';
 import type { WriteEngine } from '../../write/write.js';
 import { addAccountRoutes } from './account-routes.js';

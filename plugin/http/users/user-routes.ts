@@ -6,7 +6,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { resolveCaller } from '../../access/role.js';
+import { resolveCaller } from '../caller.js';
 import { readJsonBody } from '../read-body.js';
 import { grantsToWrite, type WriteEngine } from '../../write/write.js';
 import type { Action } from '../../access/permissions.js';
