@@ -52,7 +52,7 @@ import { createMediaApi, type MediaApi } from './upload/host-upload.js';
 import { MediaLibrary } from './upload/media-library.js';
 import { uploadSettings, type UploadOptions } from './upload/options.js';
 import { removeStaleReceivingFolders } from './upload/receiving-folder.js';
-import { serveLocalUploads } from './upload/serve-local.js';
+import { serveLocalUploads } from './http/serve-local-uploads.js';
 import type { CacheOptions } from './cache/options.js';
 import { startCache, type CacheStatus, type StartedCache } from './cache/start-cache.js';
 

@@ -8,7 +8,7 @@
 import type { Context } from 'koa';
 import { ValidationError } from '../errors.js';
 import type { MediaLibrary } from '../upload/media-library.js';
-import { receiveForm } from '../upload/multipart.js';
+import { receiveForm } from '../http/multipart.js';
 import type { UploadedFile } from './upload-fields.js';
 
 export async function readMultipartRequest(ctx: Context, library: MediaLibrary, folder: string): Promise<unknown> {

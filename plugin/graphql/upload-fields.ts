@@ -11,7 +11,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { ReadResult } from '../read.js';
 import { answeredFile } from '../upload/answered-file.js';
 import type { MediaLibrary } from '../upload/media-library.js';
-import type { NamedFile, UploadForm } from '../upload/multipart.js';
+import type { NamedFile, UploadForm } from '../upload/upload-form.js';
 import type { WriteEngine, WrittenAnswer } from '../write/write.js';
 import { answerOf } from '../write/write.js';
 import type { GraphqlCaller } from './request.js';

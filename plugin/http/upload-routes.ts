@@ -21,7 +21,7 @@ import { answeredFile, flatten, takeBody, type Entry, type FileReader } from '..
 import type { FileHookRequest } from '../upload/file-hooks.js';
 import { hookRequest } from './hook-request.js';
 import { hasNoFiles, type MediaLibrary } from '../upload/media-library.js';
-import { receiveForm } from '../upload/multipart.js';
+import { receiveForm } from './multipart.js';
 import { makeReceivingFolder } from '../upload/receiving-folder.js';
 
 /** Strapi lists every file when no pagination is asked for; this many at most. */

@@ -18,7 +18,7 @@ import { parseEntryId } from '../query/entry-id.js';
 import { readJsonBody } from './read-body.js';
 import { sendRead } from './send-read.js';
 import type { RouterOptions } from './router.js';
-import { receiveEntryFiles } from '../upload/entry-files.js';
+import { receiveEntryFiles } from './entry-files.js';
 import { fileHookRequest } from './upload-routes.js';
 import { hookRequest } from './hook-request.js';
 

@@ -16,7 +16,7 @@ import { reportToStderr } from '../write/lifecycles.js';
 import { answeredFile } from './answered-file.js';
 import type { MediaLibrary } from './media-library.js';
 import { WriteAccess } from '../access/write-access.js';
-import { fileTooBig, type UploadForm } from './multipart.js';
+import { fileTooBig, type UploadForm } from './upload-form.js';
 import { makeReceivingFolder } from './receiving-folder.js';
 
 export interface MediaUploadInfo {

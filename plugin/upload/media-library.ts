@@ -16,7 +16,7 @@ import { attachFile, deleteFile, insertFile, readFileObjects, replaceFile, updat
 import { hasFolderTables } from './folder-tables.js';
 import { ImageWorkers } from './image-workers.js';
 import { Limiter } from './limiter.js';
-import type { ReceivedFile, UploadForm } from './multipart.js';
+import type { ReceivedFile, UploadForm } from './upload-form.js';
 import type { UploadSettings } from './options.js';
 import { prepareFile, type PrepareContext, type PreparedFile } from './prepare-file.js';
 import { StoredObjects, type StorageReport, type StoredFile } from './store-objects.js';

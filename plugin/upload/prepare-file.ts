@@ -11,7 +11,7 @@ import { nameFile, type FileNaming } from './file-name.js';
 import type { ImageWorkers } from './image-workers.js';
 import { imageCost, isProcessedImage, readImageHeader, type ImageOutput } from './images.js';
 import type { Limiter } from './limiter.js';
-import type { ReceivedFile } from './multipart.js';
+import type { ReceivedFile } from './upload-form.js';
 import type { UploadSettings } from './options.js';
 import { sniffType } from './sniff.js';
 

@@ -11,8 +11,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Context, Middleware, Next } from 'koa';
-import { localPath } from './local-provider.js';
-import { SAFE_KEY } from './provider.js';
+import { localPath } from '../upload/local-provider.js';
+import { SAFE_KEY } from '../upload/provider.js';
 
 /** A day: a replaced file keeps its URL (Strapi's rule), so a year-long cache would serve the old content. */
 const CACHE_CONTROL = 'public, max-age=86400';

@@ -13,41 +13,13 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Context } from 'koa';
 import { ApiError, ValidationError } from '../errors.js';
-
-/** A file part, as received. */
-export interface ReceivedFile {
-  /** The file name the client sent (UTF-8). */
-  readonly filename: string;
-  /** The type the client declared: a hint, checked against the content (sniff.ts). */
-  readonly declaredType: string;
-  /** Where its bytes are, in the request's temporary folder. */
-  readonly path: string;
-  readonly bytes: number;
-}
-
-export interface UploadForm {
-  /** Text parts by name; a name sent more than once keeps every value, in order. */
-  readonly fields: ReadonlyMap<string, readonly string[]>;
-  readonly files: readonly NamedFile[];
-}
-
-export interface FormLimits {
-  readonly maxFileBytes: number;
-  readonly maxFiles: number;
-}
-
-/** A file part with the name it was sent under (`files`, `files.gallery`). */
-export interface NamedFile extends ReceivedFile {
-  readonly part: string;
-}
+import { fileTooBig, type FormLimits, type NamedFile, type UploadForm } from '../upload/upload-form.js';
 
 const MAX_FIELDS = 20;
 const MAX_FIELD_BYTES = 256 * 1024;
 /** Room for the part headers and boundaries around each file. */
 const PART_OVERHEAD_BYTES = 64 * 1024;
 
-/** Strapi's answer to a file over the limit (its body parser's), kept word for word. */
-export const fileTooBig = () => new ApiError('PayloadTooLargeError', 'FileTooBig');
 const tooMany = (what: string) => new ApiError('PayloadTooLargeError', `Too many ${what} in one request`);
 
 /** An empty form for a request that is not multipart (Strapi answers it as one without files). */
