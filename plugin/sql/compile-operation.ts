@@ -99,11 +99,13 @@ function entryText(context: CompileContext, root: RootQuery): string {
 /**
  * `page`, `pageSize` and `pageCount` as Strapi's GraphQL plugin reports them: from the list's
  * start and limit (a page asked by number is turned into them first), whatever form was asked.
+ * A list without a limit (`limit: -1` and no `maxLimit`) is one page of the entries from start.
  */
 function paginationFigure(context: CompileContext, root: RootQuery, key: 'page' | 'pageSize' | 'pageCount', total: () => string): string {
   const { pagination } = root;
   const start = pagination.mode === 'page' ? (pagination.page - 1) * pagination.pageSize : pagination.start;
   const limit = Math.max(pagination.mode === 'page' ? pagination.pageSize : pagination.limit, 1);
+  if (limit >= Number.MAX_SAFE_INTEGER) return key === 'pageSize' ? context.dialect.castText(`(${total()} - ${start})`) : literal('1');
   if (key === 'page') return literal(String(Math.floor(start / limit) + 1));
   if (key === 'pageSize') return literal(String(limit));
   return context.dialect.castText(`(${context.dialect.integerDivide(`${total()} + ${limit} - 1`, String(limit))})`);

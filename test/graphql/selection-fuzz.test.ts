@@ -1,0 +1,185 @@
+/**
+ * Random operations written against the served schema (test/support/graphql-grammar.ts), sent as
+ * a role with row and field rules, as the public and as an editor, over the small fixture with
+ * canaries planted (support/canaries.ts) and a small response budget, on every engine. Every
+ * answer is a 200 or a 400 (never a 5xx, nor a field error that hides one); an operation broken
+ * on purpose is refused whole; a refusal for cost is decided before anything runs unless the body
+ * is near the budget (within the estimate's error); a 200 ran one
+ * statement, holds no value the role may not see, and is exactly what graphql-js executes over
+ * it (every key asked for, in order, of its type). GRAPHQL_FUZZ_COUNT sets how many operations
+ * per engine (300 by default).
+ */
+import { expect } from 'chai';
+import { execute, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import type { Response } from 'supertest';
+import { depthLimitRule } from '../../plugin/graphql/depth-limit.js';
+import { generateGraphQL } from '../../plugin/graphql/schema/schema.js';
+import { loadSchema } from '../../plugin/schema/load.js';
+import { repoRoot, serveApi, type ServedApi } from '../support/api.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { graphqlGrammar, type GeneratedOperation } from '../support/graphql-grammar.js';
+import { quickly } from '../support/quick-request.js';
+import { freshFixture, type FreshFixture } from '../writes/support/fixture.js';
+import { forbiddenFor, PERMISSIONS, plantCanaries, visibleTo, type Planted, type Role } from './support/canaries.js';
+
+const OPERATIONS = Number(process.env.GRAPHQL_FUZZ_COUNT ?? 300);
+const DEPTH_LIMIT = 10;
+/** Small enough that a few operations in a hundred are over it on the small fixture (their 99th percentile is about 3 KB). */
+const MAX_RESPONSE_BYTES = 2_000;
+/**
+ * The largest body that may run before it is refused for cost: an estimate over 4 times the
+ * budget refuses unrun (graphql/execute-query.ts, as read.ts), and an estimate is within a factor
+ * of two of the body (test/execution/estimate.test.ts). A body nearer the budget than that runs,
+ * and the budget is checked on what was built.
+ */
+const LARGEST_RUN_BODY = 2 * 4 * MAX_RESPONSE_BYTES;
+const REQUEST_ERRORS = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'];
+/** Broken in a way graphql-js's validation does not see: the door refuses them after it. */
+const VALID_DOCUMENTS = [null, 'mistyped variable', 'subscription'];
+/** What a root field of a valid operation may fail with. */
+const FIELD_ERRORS = ['BAD_USER_INPUT', 'FORBIDDEN'];
+
+interface GraphqlBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+function send(served: ServedApi, operation: GeneratedOperation, role: Role, byGet: boolean): Promise<Response> {
+  const { query, variables, operationName } = operation;
+  const request = byGet
+    ? served.request.get('/graphql').query({ query, variables: JSON.stringify(variables), ...(operationName ? { operationName } : {}) })
+    : served.request.post('/graphql').send({ query, variables, ...(operationName ? { operationName } : {}) });
+  return role === 'public' ? request : request.set('x-test-role', role);
+}
+
+/** graphql-js executing the operation over the answer itself: the answer must come back unchanged. */
+async function reexecuted(schema: GraphQLSchema, operation: GeneratedOperation, data: Record<string, unknown>): Promise<unknown> {
+  const result = await execute({
+    schema,
+    document: parse(operation.query),
+    rootValue: data,
+    variableValues: operation.variables,
+    operationName: operation.operationName,
+    fieldResolver: (source, _args, _context, info) => (source as Record<string, unknown> | null)?.[info.path.key as string],
+    // A zone item whose selection was skipped whole has no __typename: any member shapes it alike.
+    typeResolver: (value, _context, _info, union) => (value as { __typename?: string }).__typename ?? schema.getPossibleTypes(union)[0].name,
+  });
+  return result.data;
+}
+
+/** Waits until the data's figures are gathered: then an operation far over the budget is refused unrun. */
+async function figuresGathered(served: ServedApi): Promise<void> {
+  const huge = `{ articles(locale: "all", pagination: { limit: 100 }, publicationState: PREVIEW) { data { attributes { title description content
+    categories(pagination: { limit: 100 }) { data { attributes { name relatedArticles(pagination: { limit: 100 }, publicationState: PREVIEW) { data { attributes { title description content slug metadata } } } } } }
+    gallery(pagination: { limit: 100 }) { data { attributes { name url formats mime hash } } } } } } }`;
+  for (let tries = 0; tries < 100; tries += 1) {
+    const response = await served.request.post('/graphql').send({ query: huge }).set('x-test-role', 'editor');
+    if (/would be about/.test(response.body.errors?.[0]?.message ?? '')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the data figures were never gathered');
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`random GraphQL operations from the served schema (${kind.name})`, function () {
+    this.timeout(120_000);
+    let fixture: FreshFixture;
+    let served: ServedApi;
+    /** The same API with the default budget: what a refused operation would have answered. */
+    let unbudgeted: ServedApi;
+    let planted: Planted;
+    let preferredRoots: string[];
+    let schema: GraphQLSchema;
+    before(async () => {
+      const registry = await loadSchema(repoRoot);
+      fixture = await freshFixture(kind.client, PERMISSIONS, (file) => {
+        planted = plantCanaries(file, registry);
+      });
+      const options = { root: fixture.root, database: fixture.url, sync: false, maxResponseBytes: MAX_RESPONSE_BYTES, resolveRole: (ctx: { get(name: string): string }) => ctx.get('x-test-role') || null };
+      served = await serveApi({ ...options, graphql: { depthLimit: DEPTH_LIMIT } });
+      unbudgeted = await serveApi({ ...options, maxResponseBytes: undefined, graphql: { depthLimit: DEPTH_LIMIT } });
+      const generated = generateGraphQL(served.api.registry);
+      schema = generated.schema;
+      preferredRoots = [...generated.targets.queries].filter(([, target]) => !generated.targets.outsideRegistry.has(target.uid) && target.action.startsWith('find')).map(([name]) => name);
+      await figuresGathered(served);
+    });
+    after(async () => {
+      await served?.close();
+      await unbudgeted?.close();
+      await fixture?.drop();
+    });
+
+    it('planted what it says: each role sees the canaries it may see', async () => {
+      for (const role of ['public', 'member', 'editor'] as const) {
+        // Only the editor may preview: the others read the published entries.
+        const state = role === 'editor' ? ', publicationState: PREVIEW' : '';
+        const everything = `{ articles(locale: "all"${state}, pagination: { limit: 100 }) { data { attributes { title description content } } }
+          restaurants(pagination: { limit: 100 }) { data { attributes { name description } } } categories(pagination: { limit: 100 }) { data { attributes { description } } }
+          usersPermissionsUsers(pagination: { limit: 100 }) { data { attributes { username } } } usersPermissionsRoles { data { attributes { name } } } }`;
+        const response = await send(unbudgeted, { query: everything, variables: {}, invalid: null }, role, false);
+        expect(response.status, response.text.slice(0, 300)).to.equal(200);
+        for (const canary of visibleTo(role, planted)) expect(response.text, `${role} sees ${canary}`).to.include(canary);
+      }
+    });
+
+    it(`answers ${OPERATIONS} operations without a server error, a leaked value, or a body far over the budget run before its refusal`, async function () {
+      this.timeout(Math.max(120_000, OPERATIONS * 200));
+      const next = graphqlGrammar(schema, 20261201, { depthLimit: DEPTH_LIMIT, preferredRoots });
+      const tally = new Map<string, number>();
+      const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
+      for (let index = 0; index < OPERATIONS; index += 1) {
+        const operation = next();
+        const role = (['member', 'public', 'member', 'editor'] as const)[index % 4];
+        const label = `#${index} as ${role}: ${operation.query.slice(0, 1500)} ${JSON.stringify(operation.variables).slice(0, 500)}`;
+        const locally = safeValidate(schema, operation.query);
+        expect(locally.length === 0, `the grammar's own check (${operation.invalid ?? 'valid'}): ${locally.join('; ')} in ${label}`).to.equal(VALID_DOCUMENTS.includes(operation.invalid));
+        const response = await quickly(label, () => send(served, operation, role, !operation.invalid && index % 10 === 9));
+        const body = response.body as GraphqlBody;
+        const codes = (body.errors ?? []).map((error) => error.extensions?.code ?? 'none');
+        if (response.status !== 400 || operation.invalid) count(operation.invalid ? `refused as ${operation.invalid}` : `${response.status} ${[...new Set(codes)].sort().join(',') || 'clean'}`);
+        expect([200, 400], `${response.status} for ${label}: ${response.text.slice(0, 500)}`).to.include(response.status);
+        if (operation.invalid) {
+          expect(response.status, `${operation.invalid}: ${label}`).to.equal(400);
+          expect(REQUEST_ERRORS, `${operation.invalid}: ${label}`).to.include(codes[0]);
+          continue;
+        }
+        if (response.status === 400) {
+          await expectRefusedForCost(unbudgeted, operation, role, response, label, count);
+          continue;
+        }
+        expect(/statements=(\d+)/.exec(response.headers['server-timing'] ?? '')?.[1], `statements for ${label}`).to.equal('1');
+        for (const code of codes) expect(FIELD_ERRORS, `${code} in ${label}: ${response.text.slice(0, 500)}`).to.include(code);
+        const text = JSON.stringify(body);
+        for (const canary of forbiddenFor(role, JSON.stringify(operation), planted)) expect(text.includes(canary), `${canary} shown to ${role} by ${label}`).to.equal(false);
+        expect(JSON.stringify(await reexecuted(schema, operation, body.data!)), `the shape of ${label}`).to.equal(JSON.stringify(body.data));
+      }
+      console.log(`      ${kind.name}: ${[...tally].sort((a, b) => b[1] - a[1]).map(([key, value]) => `${key}: ${value}`).join(' · ')}`);
+      // The grammar reaches the database often, and the budget now and then.
+      expect(tally.get('200 clean') ?? 0).to.be.greaterThan(OPERATIONS / 5);
+      if (OPERATIONS >= 300) expect((tally.get('refused for cost before running') ?? 0) + (tally.get('refused for cost after running') ?? 0)).to.be.greaterThan(0);
+    });
+  });
+}
+
+/**
+ * A 400 to a valid operation is a refusal for cost: decided before running (its message says
+ * "about", as the REST door words an estimate), or after running a body no larger than the
+ * estimate's error allows, which the same operation served with the default budget shows.
+ */
+async function expectRefusedForCost(unbudgeted: ServedApi, operation: GeneratedOperation, role: Role, response: Response, label: string, count: (key: string) => void): Promise<void> {
+  const message = (response.body as GraphqlBody).errors?.[0]?.message ?? '';
+  expect(message, `${label}: ${response.text.slice(0, 300)}`).to.match(/^The response would be (about )?\d+\.\d MB, above the limit/);
+  if (message.startsWith('The response would be about')) return void count('refused for cost before running');
+  count('refused for cost after running');
+  const full = await send(unbudgeted, operation, role, false);
+  expect(full.status, label).to.equal(200);
+  expect(Buffer.byteLength(full.text), `a body run before it was refused for cost: ${label}`).to.be.at.most(LARGEST_RUN_BODY);
+}
+
+function safeValidate(schema: GraphQLSchema, query: string): string[] {
+  try {
+    return validate(schema, parse(query), [...specifiedRules, depthLimitRule(DEPTH_LIMIT)]).map((error) => error.message);
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
