@@ -16,7 +16,7 @@ roles:
   public:
     article: [find, findOne]
     category: [find, findOne]
-    file: [find]
+    file: [find, findOne]
     user: [find, findOne]
   member:
     article:
@@ -28,12 +28,12 @@ roles:
     restaurant:
       find: { where: { priceRange: cheap } }
       findOne: { where: { priceRange: cheap } }
-    file: [find]
+    file: [find, findOne]
   editor:
     article: [find, findOne, preview]
     category: [find, findOne]
     restaurant: [find, findOne]
-    file: [find]
+    file: [find, findOne]
     user: [find, findOne]
     role: [find, findOne]
 `;
