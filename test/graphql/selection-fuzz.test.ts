@@ -44,12 +44,27 @@ interface GraphqlBody {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
+/** The answer, its body read as text: a body that is not JSON fails the operation that got it, not the client. */
 function send(served: ServedApi, operation: GeneratedOperation, role: Role, byGet: boolean): Promise<Response> {
   const { query, variables, operationName } = operation;
   const request = byGet
     ? served.request.get('/graphql').query({ query, variables: JSON.stringify(variables), ...(operationName ? { operationName } : {}) })
     : served.request.post('/graphql').send({ query, variables, ...(operationName ? { operationName } : {}) });
-  return role === 'public' ? request : request.set('x-test-role', role);
+  const asText = request.buffer(true).parse((response, done) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => (text += chunk));
+    response.on('end', () => done(null, text));
+  });
+  return role === 'public' ? asText : asText.set('x-test-role', role);
+}
+
+function jsonOf(response: Response, label: string): GraphqlBody {
+  try {
+    return JSON.parse(response.body as string) as GraphqlBody;
+  } catch (error) {
+    throw new Error(`not JSON (${(error as Error).message}) for ${label}: ${String(response.body).slice(0, 1000)}`);
+  }
 }
 
 /** graphql-js executing the operation over the answer itself: the answer must come back unchanged. */
@@ -117,8 +132,8 @@ for (const kind of testDatabaseKinds()) {
           restaurants(pagination: { limit: 100 }) { data { attributes { name description } } } categories(pagination: { limit: 100 }) { data { attributes { description } } }
           usersPermissionsUsers(pagination: { limit: 100 }) { data { attributes { username } } } usersPermissionsRoles { data { attributes { name } } } }`;
         const response = await send(unbudgeted, { query: everything, variables: {}, invalid: null }, role, false);
-        expect(response.status, response.text.slice(0, 300)).to.equal(200);
-        for (const canary of visibleTo(role, planted)) expect(response.text, `${role} sees ${canary}`).to.include(canary);
+        expect(response.status, String(response.body).slice(0, 300)).to.equal(200);
+        for (const canary of visibleTo(role, planted)) expect(String(response.body), `${role} sees ${canary}`).to.include(canary);
       }
     });
 
@@ -134,10 +149,10 @@ for (const kind of testDatabaseKinds()) {
         const locally = safeValidate(schema, operation.query);
         expect(locally.length === 0, `the grammar's own check (${operation.invalid ?? 'valid'}): ${locally.join('; ')} in ${label}`).to.equal(VALID_DOCUMENTS.includes(operation.invalid));
         const response = await quickly(label, () => send(served, operation, role, !operation.invalid && index % 10 === 9));
-        const body = response.body as GraphqlBody;
+        const body = jsonOf(response, label);
         const codes = (body.errors ?? []).map((error) => error.extensions?.code ?? 'none');
         if (response.status !== 400 || operation.invalid) count(operation.invalid ? `refused as ${operation.invalid}` : `${response.status} ${[...new Set(codes)].sort().join(',') || 'clean'}`);
-        expect([200, 400], `${response.status} for ${label}: ${response.text.slice(0, 500)}`).to.include(response.status);
+        expect([200, 400], `${response.status} for ${label}: ${String(response.body).slice(0, 500)}`).to.include(response.status);
         if (operation.invalid) {
           expect(response.status, `${operation.invalid}: ${label}`).to.equal(400);
           expect(REQUEST_ERRORS, `${operation.invalid}: ${label}`).to.include(codes[0]);
@@ -148,7 +163,7 @@ for (const kind of testDatabaseKinds()) {
           continue;
         }
         expect(/statements=(\d+)/.exec(response.headers['server-timing'] ?? '')?.[1], `statements for ${label}`).to.equal('1');
-        for (const code of codes) expect(FIELD_ERRORS, `${code} in ${label}: ${response.text.slice(0, 500)}`).to.include(code);
+        for (const code of codes) expect(FIELD_ERRORS, `${code} in ${label}: ${String(response.body).slice(0, 500)}`).to.include(code);
         const text = JSON.stringify(body);
         for (const canary of forbiddenFor(role, JSON.stringify(operation), planted)) expect(text.includes(canary), `${canary} shown to ${role} by ${label}`).to.equal(false);
         expect(JSON.stringify(await reexecuted(schema, operation, body.data!)), `the shape of ${label}`).to.equal(JSON.stringify(body.data));
@@ -167,13 +182,13 @@ for (const kind of testDatabaseKinds()) {
  * estimate's error allows, which the same operation served with the default budget shows.
  */
 async function expectRefusedForCost(unbudgeted: ServedApi, operation: GeneratedOperation, role: Role, response: Response, label: string, count: (key: string) => void): Promise<void> {
-  const message = (response.body as GraphqlBody).errors?.[0]?.message ?? '';
-  expect(message, `${label}: ${response.text.slice(0, 300)}`).to.match(/^The response would be (about )?\d+\.\d MB, above the limit/);
+  const message = jsonOf(response, label).errors?.[0]?.message ?? '';
+  expect(message, `${label}: ${String(response.body).slice(0, 300)}`).to.match(/^The response would be (about )?\d+\.\d MB, above the limit/);
   if (message.startsWith('The response would be about')) return void count('refused for cost before running');
   count('refused for cost after running');
   const full = await send(unbudgeted, operation, role, false);
   expect(full.status, label).to.equal(200);
-  expect(Buffer.byteLength(full.text), `a body run before it was refused for cost: ${label}`).to.be.at.most(LARGEST_RUN_BODY);
+  expect(Buffer.byteLength(String(full.body)), `a body run before it was refused for cost: ${label}`).to.be.at.most(LARGEST_RUN_BODY);
 }
 
 function safeValidate(schema: GraphQLSchema, query: string): string[] {
