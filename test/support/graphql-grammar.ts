@@ -45,7 +45,7 @@ export interface GrammarOptions {
 export function graphqlGrammar(schema: GraphQLSchema, seed: number, options: GrammarOptions): () => GeneratedOperation {
   const random = seededRandom(seed);
   const pick = picker(random);
-  const values = valueSource(random, pick);
+  const values = valueSource(schema, random, pick);
   const chance = (probability: number) => random() < probability;
   const sample = <T>(list: readonly T[], count: number): T[] => {
     const pool = [...list];

@@ -7,6 +7,7 @@
  */
 import {
   getNamedType,
+  parseValue,
   getNullableType,
   isEnumType,
   isInputObjectType,
@@ -15,6 +16,8 @@ import {
   type GraphQLField,
   type GraphQLInputObjectType,
   type GraphQLInputType,
+  type GraphQLScalarType,
+  type GraphQLSchema,
 } from 'graphql';
 
 const STRINGS = ['a', '', 'news', 'News', "it's", '"quoted"', '\\', '%', '_', 'ä', 'null', '1', 'canary', 'Lorem', 'a\nb', '𝕏'];
@@ -49,15 +52,23 @@ export interface ValueSource {
   value(type: GraphQLInputType, depth?: number): unknown;
 }
 
-export function valueSource(random: () => number, pick: Pick): ValueSource {
+export function valueSource(schema: GraphQLSchema, random: () => number, pick: Pick): ValueSource {
   const chance = (probability: number) => random() < probability;
+  const accepted = new Map<string, readonly unknown[]>();
   const some = <T>(list: readonly T[], most: number): T[] => {
     const count = 1 + Math.floor(random() * most);
     return Array.from({ length: count }, () => pick(list));
   };
 
+  /** A value the schema's scalar takes both as a literal and as a variable (a scalar may check its values). */
   function scalar(name: string): unknown {
-    return pick(BY_SCALAR[name] ?? STRINGS);
+    let values = accepted.get(name);
+    if (!values) {
+      const type = schema.getType(name) as GraphQLScalarType | undefined;
+      values = (BY_SCALAR[name] ?? STRINGS).filter((value) => !type || takes(type, value));
+      accepted.set(name, values);
+    }
+    return pick(values);
   }
 
   /** `StringFilterInput`: one or two operators, `not` nesting the same input. */
@@ -131,6 +142,14 @@ export function valueSource(random: () => number, pick: Pick): ValueSource {
   }
 
   return { argument, value };
+}
+
+function takes(type: GraphQLScalarType, value: unknown): boolean {
+  try {
+    return type.parseValue(value) !== undefined && type.parseLiteral(parseValue(untypedLiteral(value)), undefined) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** A scalar's filter input (`StringFilterInput`), told from an entity's (`ArticleFiltersInput`) by its `eq`. */
