@@ -208,3 +208,43 @@ export function graphqlGrammar(schema: GraphQLSchema, seed: number, options: Gra
     }
   }
 }
+
+/**
+ * Operations built to be answered by far more than a small budget: a list of 100 entries, each
+ * with a to-many relation or media of 100 entries, each again with one, as deep as the limit lets
+ * them nest, every scalar selected at each level.
+ */
+export function hostileGrammar(schema: GraphQLSchema, seed: number, options: GrammarOptions): () => GeneratedOperation {
+  const random = seededRandom(seed);
+  const pick = picker(random);
+  const isList = (field: GraphQLField<unknown, unknown>) => field.args.some((arg) => arg.name === 'pagination') && 'data' in (getNamedType(field.type) as GraphQLObjectType).getFields();
+
+  /** `data { id attributes { scalars… list(pagination: { limit: 100 }) { … } } }`, `depth` being the depth of `data`'s set. */
+  function entries(wrapper: GraphQLObjectType, depth: number): string {
+    const entity = getNamedType(wrapper.getFields().data.type) as GraphQLObjectType;
+    const attributes = getNamedType(entity.getFields().attributes.type) as GraphQLObjectType;
+    const fields = Object.values(attributes.getFields());
+    const scalars = fields.filter((field) => isLeafType(getNamedType(field.type))).map((field) => field.name);
+    const lists = depth + 4 <= options.depthLimit ? fields.filter(isList) : [];
+    // A list whose entries hold lists again, while another level fits.
+    const fanning = depth + 7 <= options.depthLimit ? lists.filter((field) => listsOf(getNamedType(field.type) as GraphQLObjectType).length) : [];
+    const nested = fanning.length ? pick(fanning) : lists.length ? pick(lists) : null;
+    const inner = nested ? ` ${nested.name}(pagination: { limit: 100 }) { ${entries(getNamedType(nested.type) as GraphQLObjectType, depth + 3)} }` : '';
+    return `data { id attributes { ${scalars.join(' ')}${inner} } }`;
+  }
+
+  /** The list fields of the entries a response type wraps. */
+  function listsOf(wrapper: GraphQLObjectType): GraphQLField<unknown, unknown>[] {
+    const entity = getNamedType(wrapper.getFields().data.type) as GraphQLObjectType;
+    return Object.values((getNamedType(entity.getFields().attributes.type) as GraphQLObjectType).getFields()).filter(isList);
+  }
+
+  return () => {
+    const roots = Object.values(schema.getQueryType()!.getFields()).filter(
+      (field) => isList(field) && (!options.preferredRoots || options.preferredRoots.includes(field.name)) && listsOf(getNamedType(field.type) as GraphQLObjectType).length > 1,
+    );
+    const root = pick(roots);
+    return { query: `{ ${root.name}(pagination: { limit: 100 }) { ${entries(getNamedType(root.type) as GraphQLObjectType, 2)} } }`, variables: {}, invalid: null };
+  };
+}
+
