@@ -47,8 +47,8 @@ const UNFILTERED_FAR_OVER = 2 * 4;
 const REQUEST_ERRORS = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'];
 /** Broken in a way graphql-js's validation does not see: the door refuses them after it. */
 const VALID_DOCUMENTS = [null, 'mistyped variable', 'subscription'];
-/** What a root field of a valid operation may fail with. */
-const FIELD_ERRORS = ['BAD_USER_INPUT', 'FORBIDDEN'];
+/** What a root field of a valid operation may fail with (mixed pagination forms: Strapi's PaginationError). */
+const FIELD_ERRORS = ['BAD_USER_INPUT', 'FORBIDDEN', 'STRAPI_PAGINATION_ERROR'];
 
 interface GraphqlBody {
   data?: Record<string, unknown> | null;
