@@ -49,6 +49,20 @@ function send(agent: http.Agent, base: URL, request: BenchRequest): Promise<Answ
   });
 }
 
+/**
+ * `send`, sent again when the server reset the connection before answering: a slow server under
+ * load closes a keep-alive connection it finds idle just as the next request goes out on it.
+ */
+async function sendAgainOnReset(agent: http.Agent, base: URL, request: BenchRequest): Promise<Answer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await send(agent, base, request);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET' || attempt === 3) throw error;
+    }
+  }
+}
+
 const percentile = (sorted: readonly number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 
 /** The answer must be a 200 with data and no GraphQL error: a refusal measured would flatter either side. */
@@ -69,7 +83,8 @@ async function load(agent: http.Agent, base: URL, request: BenchRequest, options
     Array.from({ length: options.connections }, async () => {
       let warm = false;
       while (!windowDone()) {
-        await send(agent, base, request);
+        const answer = await sendAgainOnReset(agent, base, request);
+        if (answer.status !== 200) throw new Error(`answered ${answer.status} under load: ${answer.text.slice(0, 300)}`);
         const at = performance.now();
         if (!warm) {
           warm = true;
@@ -97,7 +112,7 @@ export async function measureRequest(baseUrl: string, request: BenchRequest, lab
     const until = performance.now() + options.seconds * 1000;
     while (latencies.length < options.samples && (latencies.length < 3 || performance.now() < until)) {
       const started = performance.now();
-      checked(await send(agent, base, request), label);
+      checked(await sendAgainOnReset(agent, base, request), label);
       latencies.push(performance.now() - started);
     }
     latencies.sort((a, b) => a - b);
