@@ -20,7 +20,7 @@ import {
   type GraphQLUnionType,
 } from 'graphql';
 import { picker, seededRandom } from './seeded-random.js';
-import { literal, valueSource } from './graphql-values.js';
+import { literal, valueSource, type ValueSource } from './graphql-values.js';
 
 export interface GeneratedOperation {
   readonly query: string;
@@ -42,170 +42,195 @@ export interface GrammarOptions {
   readonly preferredRoots?: readonly string[];
 }
 
-export function graphqlGrammar(schema: GraphQLSchema, seed: number, options: GrammarOptions): () => GeneratedOperation {
+/** The randomness a grammar draws from, deterministic for its seed. */
+interface Draw {
+  readonly random: () => number;
+  readonly pick: <T>(list: readonly T[]) => T;
+  readonly chance: (probability: number) => boolean;
+  /** `count` items of `list`, none twice. */
+  readonly sample: <T>(list: readonly T[], count: number) => T[];
+  readonly values: ValueSource;
+}
+
+function drawFor(schema: GraphQLSchema, seed: number): Draw {
   const random = seededRandom(seed);
   const pick = picker(random);
-  const values = valueSource(schema, random, pick);
-  const chance = (probability: number) => random() < probability;
   const sample = <T>(list: readonly T[], count: number): T[] => {
     const pool = [...list];
     const out: T[] = [];
     while (out.length < count && pool.length) out.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
     return out;
   };
+  return { random, pick, chance: (probability) => random() < probability, sample, values: valueSource(schema, random, pick) };
+}
 
-  return function next(): GeneratedOperation {
-    let counter = 0;
-    let budget = FIELD_BUDGET;
-    const declarations: string[] = [];
-    const variables: Record<string, unknown> = {};
-    const fragments: string[] = [];
-    const unique = (prefix: string) => `${prefix}${(counter += 1)}`;
-
-    function variable(type: string, value: unknown): string {
-      const name = unique('v');
-      declarations.push(`$${name}: ${type}`);
-      variables[name] = value;
-      return `$${name}`;
-    }
-
-    function argumentsText(field: GraphQLField<unknown, unknown>, root: boolean): string {
-      const parts: string[] = [];
-      for (const arg of field.args) {
-        if (!chance(arg.name === 'id' ? 0.9 : root ? 0.45 : 0.35)) continue;
-        const value = values.argument(field, arg.name);
-        const text = chance(0.2) ? variable(String(arg.type), value) : literal(value, arg.type as GraphQLInputType);
-        parts.push(`${arg.name}: ${text}`);
-      }
-      return parts.length ? `(${parts.join(', ')})` : '';
-    }
-
-    function directive(): string {
-      if (!chance(0.05)) return '';
-      const which = pick(['include', 'skip']);
-      return ` @${which}(if: ${chance(0.5) ? variable('Boolean!', chance(0.5)) : String(chance(0.5))})`;
-    }
-
-    /** One field of a selection set at `depth`; null when it would nest past the limit. */
-    function fieldText(field: GraphQLField<unknown, unknown>, depth: number, root: boolean, alias: boolean): string | null {
-      const named = getNamedType(field.type);
-      // Decided before the arguments, so that no variable is declared for a field left out.
-      if (!isLeafType(named) && (depth + 1 > options.depthLimit || budget <= 0)) return null;
-      const head = `${alias ? `${unique(field.name)}: ` : ''}${field.name}${field.args.length ? argumentsText(field, root) : ''}${directive()}`;
-      return isLeafType(named) ? head : `${head} ${selection(named as Composite, depth + 1)}`;
-    }
-
-    function objectParts(type: GraphQLObjectType, depth: number, taken: Map<string, string>): string[] {
-      const fields = Object.values(type.getFields());
-      const parts: string[] = [];
-      for (const field of sample(fields, 1 + Math.floor(random() * 5))) {
-        budget -= 1;
-        const clash = taken.get(field.name);
-        const text = fieldText(field, depth, false, chance(0.12) || (clash !== undefined && clash !== String(field.type)));
-        if (!text) continue;
-        parts.push(text);
-        taken.set(field.name, String(field.type));
-        // The same list twice, under an alias, with its own arguments.
-        if (field.args.length && chance(0.1)) parts.push(fieldText(field, depth, false, true) ?? '');
-      }
-      if (!parts.length || chance(0.1)) parts.push(chance(0.2) ? `${unique('t')}: __typename` : '__typename');
-      return parts.filter(Boolean);
-    }
-
-    /** A union (a zone, `GenericMorph`): `__typename` and inline fragments on some of its members. */
-    function unionParts(type: GraphQLUnionType, depth: number): string[] {
-      const taken = new Map<string, string>();
-      const members = sample(type.getTypes(), 1 + Math.floor(random() * 3));
-      return ['__typename', ...members.map((member) => `... on ${member.name} { ${objectParts(member, depth, taken).join(' ')} }`)];
-    }
-
-    /** A selection set of `type` at `depth`, now and then through a named or an inline fragment. */
-    function selection(type: Composite, depth: number): string {
-      const parts = isUnionType(type) ? unionParts(type, depth) : objectParts(type, depth, new Map());
-      const roll = random();
-      if (roll < 0.08) {
-        const name = unique('F');
-        fragments.push(`fragment ${name} on ${type.name} { ${parts.join(' ')} }`);
-        return `{ ...${name}${directive()} }`;
-      }
-      if (roll < 0.14 && parts.length > 1) {
-        const split = 1 + Math.floor(random() * (parts.length - 1));
-        const condition = chance(0.5) ? ` on ${type.name}` : '';
-        return `{ ${parts.slice(0, split).join(' ')} ...${condition}${directive()} { ${parts.slice(split).join(' ')} } }`;
-      }
-      return `{ ${parts.join(' ')} }`;
-    }
-
-    function operation(): { query: string; operationName?: string } {
-      const query = schema.getQueryType()!;
-      const all = Object.values(query.getFields());
-      const preferred = all.filter((field) => options.preferredRoots?.includes(field.name));
-      const roots = preferred.length && chance(0.75) ? preferred : all;
-      const parts: string[] = [];
-      for (const field of sample(roots, pick([1, 1, 1, 2, 2, 3]))) {
-        const text = fieldText(field, 0, true, chance(0.15));
-        if (text) parts.push(text);
-        if (chance(0.1)) parts.push(fieldText(field, 0, true, true) ?? '');
-      }
-      if (chance(0.05)) parts.push('__typename');
-      const body = `{ ${parts.filter(Boolean).join(' ')} }`;
-      const named = declarations.length > 0 || chance(0.5);
-      const head = named ? `query ${unique('Q')}${declarations.length ? `(${declarations.join(', ')})` : ''} ` : '';
-      const text = [`${head}${body}`, ...fragments].join('\n');
-      if (!named || !chance(0.05)) return { query: text };
-      // A second operation in the document: the one to run is named.
-      const operationName = head.split(/[ (]/)[1];
-      return { query: `query Other { __typename }\n${text}`, operationName };
-    }
-
-    const valid = operation();
-    if (!chance(INVALID_SHARE)) return { ...valid, variables, invalid: null };
-    return broken(valid.query, variables);
+export function graphqlGrammar(schema: GraphQLSchema, seed: number, options: GrammarOptions): () => GeneratedOperation {
+  const draw = drawFor(schema, seed);
+  return () => {
+    const writer = new OperationWriter(schema, options, draw);
+    const valid = writer.write();
+    if (!draw.chance(INVALID_SHARE)) return { ...valid, variables: writer.variables, invalid: null };
+    return broken(schema, options, draw, valid.query, writer.variables);
   };
+}
 
-  /** A valid operation broken in one way a client can break one. */
-  function broken(query: string, variables: Record<string, unknown>): GeneratedOperation {
-    const kind = pick(['parse', 'unknown field', 'argument type', 'undefined variable', 'mistyped variable', 'too deep', 'leaf selection', 'subscription'] as const);
-    const firstRoot = query.search(/\{ /) + 2;
-    const insert = (text: string) => `${query.slice(0, firstRoot)}${text} ${query.slice(firstRoot)}`;
-    switch (kind) {
-      case 'parse':
-        return { query: query.replace(/\}\s*$/, ''), variables, invalid: kind };
-      case 'unknown field':
-        return { query: insert('nope { id }'), variables, invalid: kind };
-      case 'argument type':
-        return { query: insert(`__typename ${listField()}(pagination: { page: "one" }) { __typename }`), variables, invalid: kind };
-      case 'undefined variable':
-        return { query: insert('__typename @include(if: $undefinedVariable)'), variables, invalid: kind };
-      case 'mistyped variable':
-        return { query: `query Typed($flag: Boolean!) { __typename @include(if: $flag) }`, variables: { flag: 'yes' }, invalid: kind };
-      case 'too deep':
-        return { query: `{ ${tooDeep()} }`, variables: {}, invalid: kind };
-      case 'leaf selection':
-        return { query: insert('__typename { id }'), variables, invalid: kind };
-      case 'subscription':
-        return { query: 'subscription { __typename }', variables: {}, invalid: kind };
+/** One operation being written: its variables, its fragments, and how many more fields it may hold. */
+class OperationWriter {
+  readonly variables: Record<string, unknown> = {};
+  private readonly declarations: string[] = [];
+  private readonly fragments: string[] = [];
+  private counter = 0;
+  private budget = FIELD_BUDGET;
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly options: GrammarOptions,
+    private readonly draw: Draw,
+  ) {}
+
+  /** The document, and the operation to run when it holds two. */
+  write(): { query: string; operationName?: string } {
+    const { chance, pick, sample } = this.draw;
+    const all = Object.values(this.schema.getQueryType()!.getFields());
+    const preferred = all.filter((field) => this.options.preferredRoots?.includes(field.name));
+    const roots = preferred.length && chance(0.75) ? preferred : all;
+    const parts: string[] = [];
+    for (const field of sample(roots, pick([1, 1, 1, 2, 2, 3]))) {
+      const text = this.fieldText(field, 0, true, chance(0.15));
+      if (text) parts.push(text);
+      if (chance(0.1)) parts.push(this.fieldText(field, 0, true, true) ?? '');
     }
+    if (chance(0.05)) parts.push('__typename');
+    const body = `{ ${parts.filter(Boolean).join(' ')} }`;
+    const named = this.declarations.length > 0 || chance(0.5);
+    const head = named ? `query ${this.unique('Q')}${this.declarations.length ? `(${this.declarations.join(', ')})` : ''} ` : '';
+    const text = [`${head}${body}`, ...this.fragments].join('\n');
+    if (!named || !chance(0.05)) return { query: text };
+    // A second operation in the document: the one to run is named.
+    return { query: `query Other { __typename }\n${text}`, operationName: head.split(/[ (]/)[1] };
   }
 
-  function listField(): string {
-    return pick(Object.values(schema.getQueryType()!.getFields()).filter((field) => field.args.some((arg) => arg.name === 'pagination'))).name;
+  private unique(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}${this.counter}`;
   }
 
-  /** A chain of object fields from the root that nests one selection set past the limit. */
-  function tooDeep(): string {
-    for (;;) {
-      let type: GraphQLObjectType = schema.getQueryType()!;
-      const path: string[] = [];
-      while (path.length <= options.depthLimit) {
-        const composite = Object.values(type.getFields()).filter((field) => isObjectType(getNamedType(field.type)));
-        if (!composite.length) break;
-        const field = pick(composite);
-        path.push(field.name);
-        type = getNamedType(field.type) as GraphQLObjectType;
-      }
-      if (path.length > options.depthLimit) return `${path.join(' { ')} { __typename${' }'.repeat(path.length)}`;
+  private variable(type: string, value: unknown): string {
+    const name = this.unique('v');
+    this.declarations.push(`$${name}: ${type}`);
+    this.variables[name] = value;
+    return `$${name}`;
+  }
+
+  private argumentsText(field: GraphQLField<unknown, unknown>, root: boolean): string {
+    const parts: string[] = [];
+    for (const arg of field.args) {
+      if (!this.draw.chance(arg.name === 'id' ? 0.9 : root ? 0.45 : 0.35)) continue;
+      const value = this.draw.values.argument(field, arg.name);
+      const text = this.draw.chance(0.2) ? this.variable(String(arg.type), value) : literal(value, arg.type as GraphQLInputType);
+      parts.push(`${arg.name}: ${text}`);
     }
+    return parts.length ? `(${parts.join(', ')})` : '';
+  }
+
+  private directive(): string {
+    const { chance, pick } = this.draw;
+    if (!chance(0.05)) return '';
+    const which = pick(['include', 'skip']);
+    return ` @${which}(if: ${chance(0.5) ? this.variable('Boolean!', chance(0.5)) : String(chance(0.5))})`;
+  }
+
+  /** One field of a selection set at `depth`; null when it would nest past the limit. */
+  private fieldText(field: GraphQLField<unknown, unknown>, depth: number, root: boolean, alias: boolean): string | null {
+    const named = getNamedType(field.type);
+    // Decided before the arguments, so that no variable is declared for a field left out.
+    if (!isLeafType(named) && (depth + 1 > this.options.depthLimit || this.budget <= 0)) return null;
+    const head = `${alias ? `${this.unique(field.name)}: ` : ''}${field.name}${field.args.length ? this.argumentsText(field, root) : ''}${this.directive()}`;
+    return isLeafType(named) ? head : `${head} ${this.selection(named as Composite, depth + 1)}`;
+  }
+
+  /** Some fields of an object; in a union's fragments, a key another member gives another type is aliased (`taken`). */
+  private objectParts(type: GraphQLObjectType, depth: number, taken: Map<string, string>): string[] {
+    const { chance, random, sample } = this.draw;
+    const parts: string[] = [];
+    for (const field of sample(Object.values(type.getFields()), 1 + Math.floor(random() * 5))) {
+      this.budget -= 1;
+      const clash = taken.get(field.name);
+      const text = this.fieldText(field, depth, false, chance(0.12) || (clash !== undefined && clash !== String(field.type)));
+      if (!text) continue;
+      parts.push(text);
+      taken.set(field.name, String(field.type));
+      // The same list twice, under an alias, with its own arguments.
+      if (field.args.length && chance(0.1)) parts.push(this.fieldText(field, depth, false, true) ?? '');
+    }
+    if (!parts.length || chance(0.1)) parts.push(chance(0.2) ? `${this.unique('t')}: __typename` : '__typename');
+    return parts.filter(Boolean);
+  }
+
+  /** A union (a zone, `GenericMorph`): `__typename` and inline fragments on some of its members. */
+  private unionParts(type: GraphQLUnionType, depth: number): string[] {
+    const taken = new Map<string, string>();
+    const members = this.draw.sample(type.getTypes(), 1 + Math.floor(this.draw.random() * 3));
+    return ['__typename', ...members.map((member) => `... on ${member.name} { ${this.objectParts(member, depth, taken).join(' ')} }`)];
+  }
+
+  /** A selection set of `type` at `depth`, now and then through a named or an inline fragment. */
+  private selection(type: Composite, depth: number): string {
+    const parts = isUnionType(type) ? this.unionParts(type, depth) : this.objectParts(type, depth, new Map());
+    const roll = this.draw.random();
+    if (roll < 0.08) {
+      const name = this.unique('F');
+      this.fragments.push(`fragment ${name} on ${type.name} { ${parts.join(' ')} }`);
+      return `{ ...${name}${this.directive()} }`;
+    }
+    if (roll < 0.14 && parts.length > 1) {
+      const split = 1 + Math.floor(this.draw.random() * (parts.length - 1));
+      const condition = this.draw.chance(0.5) ? ` on ${type.name}` : '';
+      return `{ ${parts.slice(0, split).join(' ')} ...${condition}${this.directive()} { ${parts.slice(split).join(' ')} } }`;
+    }
+    return `{ ${parts.join(' ')} }`;
+  }
+}
+
+/** A valid operation broken in one way a client can break one. */
+function broken(schema: GraphQLSchema, options: GrammarOptions, draw: Draw, query: string, variables: Record<string, unknown>): GeneratedOperation {
+  const kind = draw.pick(['parse', 'unknown field', 'argument type', 'undefined variable', 'mistyped variable', 'too deep', 'leaf selection', 'subscription'] as const);
+  const firstRoot = query.search(/\{ /) + 2;
+  const insert = (text: string) => `${query.slice(0, firstRoot)}${text} ${query.slice(firstRoot)}`;
+  const listField = () => draw.pick(Object.values(schema.getQueryType()!.getFields()).filter((field) => field.args.some((arg) => arg.name === 'pagination'))).name;
+  switch (kind) {
+    case 'parse':
+      return { query: query.replace(/\}\s*$/, ''), variables, invalid: kind };
+    case 'unknown field':
+      return { query: insert('nope { id }'), variables, invalid: kind };
+    case 'argument type':
+      return { query: insert(`__typename ${listField()}(pagination: { page: "one" }) { __typename }`), variables, invalid: kind };
+    case 'undefined variable':
+      return { query: insert('__typename @include(if: $undefinedVariable)'), variables, invalid: kind };
+    case 'mistyped variable':
+      return { query: `query Typed($flag: Boolean!) { __typename @include(if: $flag) }`, variables: { flag: 'yes' }, invalid: kind };
+    case 'too deep':
+      return { query: `{ ${tooDeep(schema, options, draw)} }`, variables: {}, invalid: kind };
+    case 'leaf selection':
+      return { query: insert('__typename { id }'), variables, invalid: kind };
+    case 'subscription':
+      return { query: 'subscription { __typename }', variables: {}, invalid: kind };
+  }
+}
+
+/** A chain of object fields from the root that nests one selection set past the limit. */
+function tooDeep(schema: GraphQLSchema, options: GrammarOptions, draw: Draw): string {
+  for (;;) {
+    let type: GraphQLObjectType = schema.getQueryType()!;
+    const path: string[] = [];
+    while (path.length <= options.depthLimit) {
+      const composite = Object.values(type.getFields()).filter((field) => isObjectType(getNamedType(field.type)));
+      if (!composite.length) break;
+      const field = draw.pick(composite);
+      path.push(field.name);
+      type = getNamedType(field.type) as GraphQLObjectType;
+    }
+    if (path.length > options.depthLimit) return `${path.join(' { ')} { __typename${' }'.repeat(path.length)}`;
   }
 }
 
