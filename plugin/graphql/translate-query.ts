@@ -196,6 +196,9 @@ function attributesShape(
       const ref = `${refPrefix}${key}`;
       populate.push(populateNode(context, model, attribute, ref, fieldOf(type, group[0]), group));
       shape.push({ key, kind: 'populate', ref });
+    } else {
+      // A field the package holds no data for (a file's polymorphic `related`): its key answers null.
+      shape.push({ key, kind: 'field', name });
     }
   }
   const scalars = [...model.attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar' && fields.has(attribute.name));

@@ -91,22 +91,24 @@ function countOf(hop: Hop, conditions: readonly string[]): string {
 function relationValue(context: CompileContext, node: RelationNode, owner: Model, alias: string, state: PublicationState): string {
   const { dialect } = context;
   const hop = hopThrough(context, owner, node.attribute, node.target);
-  const conditions = rowConditions(context, hop, alias, node.target, node.filters, state);
+  // Compiled only where the rows are: a GraphQL wrapper may ask for none (`{ __typename }`), and
+  // PostgreSQL refuses a statement with a parameter its text never uses.
+  const conditions = () => rowConditions(context, hop, alias, node.target, node.filters, state);
   if (node.count) {
-    return dialect.object([['data', dialect.object([['attributes', dialect.object([['count', countOf(hop, conditions)]])]])]]);
+    return dialect.object([['data', dialect.object([['attributes', dialect.object([['count', countOf(hop, conditions())]])]])]]);
   }
   const element = (rowAlias: string) => entryJson(context, node.target, node.selection, rowAlias, state, node.shape?.row);
-  const rows = () => (node.attribute.toMany ? list(context, hop, element, conditions, node, node.target, false) : single(hop, element(hop.target), conditions));
+  const rows = () => (node.attribute.toMany ? list(context, hop, element, conditions(), node, node.target, false) : single(hop, element(hop.target), conditions()));
   return node.shape ? shapedWrapper(context, node.shape.wrapper, rows) : dialect.object([['data', rows()]]);
 }
 
 function mediaValue(context: CompileContext, node: MediaNode, owner: Model, alias: string, state: PublicationState): string {
   const hop = hopThrough(context, owner, node.attribute, node.target);
-  const conditions = rowConditions(context, hop, alias, node.target, node.filters, state);
+  const conditions = () => rowConditions(context, hop, alias, node.target, node.filters, state);
   const element = (rowAlias: string) => entryJson(context, node.target, node.selection, rowAlias, state, node.shape?.row);
   // Strapi answers an empty multiple media attribute with { data: null } (GraphQL: `[]`).
   const rows = () =>
-    node.attribute.multiple ? list(context, hop, element, conditions, node, node.target, !node.shape) : single(hop, element(hop.target), conditions);
+    node.attribute.multiple ? list(context, hop, element, conditions(), node, node.target, !node.shape) : single(hop, element(hop.target), conditions());
   return node.shape ? shapedWrapper(context, node.shape.wrapper, rows) : context.dialect.object([['data', rows()]]);
 }
 

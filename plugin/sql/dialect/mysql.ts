@@ -29,6 +29,9 @@ export const mysqlDialect: Dialect = {
   // LIKE filters' `ESCAPE '\'` (written for the executor's NO_BACKSLASH_ESCAPES sessions) is '\\'.
   knexText: (sql) => sql.replaceAll("ESCAPE '\\'", "ESCAPE '\\\\'"),
   object(pairs) {
+    // MariaDB 10.11 answers an empty string for JSON_OBJECT() in a derived table with a window
+    // function (a GraphQL entry whose selection was skipped whole): the same object, built otherwise.
+    if (!pairs.length) return `JSON_EXTRACT('{}', '$')`;
     return `JSON_OBJECT(${pairs.map(([key, value]) => `${literal(key)}, ${value}`).join(', ')})`;
   },
   arrayAggregate(element, order, nullWhenEmpty) {

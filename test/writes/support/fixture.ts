@@ -25,14 +25,16 @@ export interface FreshFixture {
 
 /**
  * A fresh copy of the small fixture on `client`, with `permissions` (YAML text) as the schema
- * folder's permissions.yaml; the example's own when none is given.
+ * folder's permissions.yaml; the example's own when none is given. `prepare` may change the
+ * SQLite copy before it is copied to another engine.
  */
-export async function freshFixture(client: DatabaseClient, permissions?: string): Promise<FreshFixture> {
+export async function freshFixture(client: DatabaseClient, permissions?: string, prepare?: (sqliteFile: string) => void): Promise<FreshFixture> {
   const root = mkdtempSync(join(tmpdir(), 'content-api-writes-'));
   for (const entry of ['content-types', 'components', 'permissions.yaml']) cpSync(join(repoRoot, entry), join(root, entry), { recursive: true });
   if (permissions !== undefined) writeFileSync(join(root, 'permissions.yaml'), permissions);
   const file = join(root, 'strapi-small.db');
   copyFileSync(join(conformanceKitDir(), 'db', 'strapi-small.db'), file);
+  prepare?.(file);
   const removeFolder = () => rmSync(root, { recursive: true, force: true });
   if (client === 'sqlite') return { root, url: `sqlite:${file}`, drop: async () => removeFolder() };
   const database = await createTestDatabase(client);
