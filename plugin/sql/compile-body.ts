@@ -32,7 +32,7 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   const { values } = context;
   /** The statement closing the envelope with `tail`: one row, or the body's pieces where the dialect hands them over. */
   const closedBy = (tail: string): Statement => ({
-    sql: dialect.bodyPieces ? dialect.bodyPieces({ head, empty: single ? 'null' : '', entries, tail }) : body(tail),
+    sql: dialect.bodyPieces ? dialect.bodyPieces({ head, empty: single ? 'null' : '', entries, tail, filterHops: context.filterHops }) : body(tail),
     values,
   });
   if (single || shape === 'locales') return closedBy(textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}'));

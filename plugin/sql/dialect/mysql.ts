@@ -18,6 +18,16 @@ const BINARY = 'utf8mb4_nopad_bin';
 /** MySQL's way to say "every remaining row" in a LIMIT (it has no LIMIT ALL). */
 export const MYSQL_ALL_ROWS = '18446744073709551615';
 
+/**
+ * Semi-joins for a statement whose filter hops are all the listed entries' own, each in no other
+ * (q9's `filters[category][name]`): MariaDB may then start from the related rows a filter selects
+ * (with a histogram of the filtered column, which `copy` collects: storage/vacuum.ts) instead of
+ * testing every entry against the filter's set: q9's page and count, 1.5 and 1.2 ms → 0.24 and
+ * 0.20 ms. The read sessions keep them off otherwise: a nested hop is flattened with the hop around
+ * it, and six hops then took 7–9 s (storage/mysql-session.ts).
+ */
+const SEMI_JOINS = "SET STATEMENT optimizer_switch = 'semijoin=on' FOR ";
+
 /** A placeholder the executor turns into `?` (sql/positional.ts): the compiler may write parameters out of number order. */
 const placeholderOf = (index: number) => `?/*p${index}*/`;
 
@@ -69,7 +79,8 @@ export const mysqlDialect: Dialect = {
   // subquery of them) writes an internal temporary table to disk, 0.2–0.3 ms each per statement:
   // the body is handed over in pieces instead, each part of a UNION ALL sent as it is read, which
   // the executor joins (mysql-body.ts). A part's ORDER BY holds only with a LIMIT.
-  bodyPieces: ({ head, empty, entries, tail }) =>
+  bodyPieces: ({ head, empty, entries, tail, filterHops }) =>
+    `${filterHops.root && !filterHops.other ? SEMI_JOINS : ''}` +
     `SELECT CAST(${head} AS BINARY) AS "piece" UNION ALL SELECT CAST(${literal(empty)} AS BINARY) ` +
     `UNION ALL (${entries} LIMIT ${MYSQL_ALL_ROWS}) UNION ALL SELECT CAST(${tail} AS BINARY)`,
   joinText: (expression, position) => `group_concat(${expression}${position ? ` ORDER BY ${position}` : ''} SEPARATOR ',')`,
