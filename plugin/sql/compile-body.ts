@@ -4,7 +4,8 @@
  * value. The database's bytes then go to the socket as they are: no string per entry, no joining
  * or copying in JavaScript, and one statement per request instead of the entries and their count.
  *
- * Its single row holds the body and the number of entries (a findOne without an entry is a 404).
+ * Its single row holds the body and the number of entries (a findOne without an entry is a 404);
+ * where the dialect hands the body over as pieces (MariaDB: Dialect.bodyPieces), its rows are them.
  * The envelope's constant text and the page size are parameters, so that every page of a query
  * shares one SQL text (and one prepared statement). The entries are read in the order of their
  * sorted subquery, as both engines aggregate rows read from a FROM subquery that is not joined.

@@ -24,28 +24,26 @@ export function readBodyPieces(pool: CorePool, sql: string, values: unknown[], m
     pool.getConnection((error, connection) => {
       if (error) return reject(error);
       const pieces = new BodyPieces(maxBytes);
+      // A statement's own error comes on the command, then its end; a lost connection only on the
+      // connection (a command read as it arrives gets neither), which leaves the pool by itself.
+      const lost = (failure?: Error) => settle(failure ?? Object.assign(new Error('the connection closed'), { code: 'PROTOCOL_CONNECTION_LOST' }));
       let settled = false;
-      let destroyed = false;
       const settle = (failure: unknown) => {
         if (settled) return;
         settled = true;
+        connection.removeListener('error', lost);
+        connection.removeListener('end', lost);
+        connection.release();
         if (failure) reject(failure);
         else resolve(pieces.body());
       };
+      connection.once('error', lost);
+      connection.once('end', lost);
       const command = (connection as PoolConnection).execute({ sql, values, rowsAsArray: true });
+      let failure: unknown = null;
       command.on('result', (row: unknown) => pieces.add((row as [Buffer | null])[0]));
-      command.once('error', (failure: Error & { fatal?: boolean }) => {
-        // A connection that failed (lost, killed) is not given back to the pool.
-        if (failure.fatal) {
-          destroyed = true;
-          connection.destroy();
-        }
-        settle(failure);
-      });
-      command.once('end', () => {
-        if (!destroyed) connection.release();
-        settle(null);
-      });
+      command.once('error', (commandFailure: unknown) => (failure = commandFailure));
+      command.once('end', () => settle(failure));
     });
   });
 }
