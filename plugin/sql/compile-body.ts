@@ -4,7 +4,8 @@
  * value. The database's bytes then go to the socket as they are: no string per entry, no joining
  * or copying in JavaScript, and one statement per request instead of the entries and their count.
  *
- * Its single row holds the body and the number of entries (a findOne without an entry is a 404).
+ * Its single row holds the body and the number of entries (a findOne without an entry is a 404);
+ * where the dialect hands the body over as pieces (MariaDB: Dialect.bodyPieces), its rows are them.
  * The envelope's constant text and the page size are parameters, so that every page of a query
  * shares one SQL text (and one prepared statement). The entries are read in the order of their
  * sorted subquery, as both engines aggregate rows read from a FROM subquery that is not joined.
@@ -30,10 +31,15 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   /** The body statement with `tail` closing the envelope (and `total`, a column of its own where given). */
   const body = (tail: string, total = '') => `SELECT ${dialect.bodyBytes(`${head} || ${joined} || ${tail}`)} AS "body", count(*) AS "entries"${total} FROM (${entries}) AS listed`;
   const { values } = context;
-  if (single || shape === 'locales') return { sql: body(textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}')), values };
-  if (!countFrom) return { sql: body(uncountedTail(context, root)), values };
+  /** The statement closing the envelope with `tail`: one row, or the body's pieces where the dialect hands them over. */
+  const closedBy = (tail: string): Statement => ({
+    sql: dialect.bodyPieces ? dialect.bodyPieces({ head, empty: single ? 'null' : '', entries, tail, filterHops: context.filterHops }) : body(tail),
+    values,
+  });
+  if (single || shape === 'locales') return closedBy(textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}'));
+  if (!countFrom) return closedBy(uncountedTail(context, root));
   const tail = paginationTail(context, root);
-  if (!dialect.knownTotal) return { sql: body(`(SELECT ${tail('count(*)')} ${countFrom})`), values };
+  if (!dialect.knownTotal || dialect.bodyPieces) return closedBy(`(SELECT ${tail('count(*)')} ${countFrom})`);
   // The count once, in a materialized CTE: the body's tail and the row's `total` read it.
   const counted = `WITH "counted" AS MATERIALIZED (SELECT count(*) AS "total" ${countFrom}) `;
   return {

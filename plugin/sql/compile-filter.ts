@@ -33,6 +33,10 @@ function joinTerms(terms: string[], operator: 'AND' | 'OR'): string {
 }
 
 function compileRelated(context: CompileContext, filter: RelatedFilter, alias: string, model: Model): string {
+  return context.filterHop(() => compileHop(context, filter, alias, model));
+}
+
+function compileHop(context: CompileContext, filter: RelatedFilter, alias: string, model: Model): string {
   const hop = hopThrough(context, model, filter.attribute, filter.target);
   // Rows the caller may not see are as absent to the filter as to the answer.
   const visible = (target: string) => (filter.visible ? [compileFilter(context, filter.visible, target, filter.target)] : []);

@@ -151,7 +151,7 @@ function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page
     const codes = root.locale.map((code) => context.dialect.typed(context.parameter(code), 'string'));
     conditions.push(codes.length ? `${column('locale')} IN (${codes.join(', ')})` : '1 = 0');
   }
-  if (root.filters) conditions.push(compileFilter(context, root.filters, ROOT, root.model));
+  if (root.filters) conditions.push(context.rootConditions(() => compileFilter(context, root.filters!, ROOT, root.model)));
   if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search, root.unsearchable));
   return conditions;
 }

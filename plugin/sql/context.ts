@@ -7,6 +7,14 @@ export class CompileContext {
   readonly dialect: Dialect;
   readonly values: unknown[] = [];
   private aliasCount = 0;
+  /**
+   * The relation hops of the statement's filters (`IN (SELECT …)` sets): those of the listed
+   * entries' own conditions that lie in no other hop, and the rest (nested, or in a populate or a
+   * sort path). MariaDB plans the first kind better as semi-joins, the rest not (dialect/mysql.ts).
+   */
+  readonly filterHops = { root: 0, other: 0 };
+  private filterDepth = 0;
+  private compilingRoot = false;
 
   constructor(dialect: Dialect) {
     this.dialect = dialect;
@@ -30,6 +38,28 @@ export class CompileContext {
     if (!Number.isInteger(count) || count < 0) throw new Error(`not a row count: ${count}`);
     // An offset past 2^53 rows (a huge page number) skips every row all the same.
     return String(Math.min(count, Number.MAX_SAFE_INTEGER));
+  }
+
+  /** Compiles the listed entries' own conditions (their filters' hops count as root hops). */
+  rootConditions<T>(compile: () => T): T {
+    this.compilingRoot = true;
+    try {
+      return compile();
+    } finally {
+      this.compilingRoot = false;
+    }
+  }
+
+  /** Compiles a filter's relation hop, and what lies beyond it, counting the hop. */
+  filterHop<T>(compile: () => T): T {
+    if (this.compilingRoot && this.filterDepth === 0) this.filterHops.root += 1;
+    else this.filterHops.other += 1;
+    this.filterDepth += 1;
+    try {
+      return compile();
+    } finally {
+      this.filterDepth -= 1;
+    }
   }
 
   /** A table alias not used elsewhere in the statement. */

@@ -1,8 +1,8 @@
 /**
  * MariaDB and MySQL statements: prepared statements on a mysql2 pool of the executor's own, whose
  * sessions read the shared SQL (double-quoted identifiers, `||`, plain backslashes: see
- * storage/mysql-session.ts) and carry the deadline as `max_statement_time`. The body is selected
- * as a binary string, which mysql2 hands over as a Buffer without decoding it.
+ * storage/mysql-session.ts) and carry the deadline as `max_statement_time`. A body comes as its
+ * pieces, binary strings that mysql2 hands over as Buffers without decoding them (mysql-body.ts).
  *
  * The pool is the executor's own (not knex's) because those session settings would change how
  * knex's own queries are read: knex escapes values into the text with backslashes. With read
@@ -16,6 +16,7 @@ import { connectionSettingsOf, DEFAULT_CONNECT_TIMEOUT_MS } from '../storage/dat
 import { mysqlConnectionConfig, mysqlReadSession } from '../storage/mysql-session.js';
 import type { Statement } from './compile.js';
 import { mysqlDialect } from './dialect/mysql.js';
+import { readBodyPieces } from './mysql-body.js';
 import { positionalStatement } from './positional.js';
 import { ReadTargets } from './read-targets.js';
 import { countStatement, DEFAULT_TIMEOUT_MS, estimatedLight, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type StatementHints } from './executor.js';
@@ -39,7 +40,8 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const replicas = (options.replicas ?? []).map(openPool);
   const targets = new ReadTargets(primary, replicas);
 
-  const rows = async (statement: Statement, stats: ExecutionStats, deadline: number, hints: StatementHints = {}): Promise<unknown[][]> => {
+  /** Runs `statement` under admission on the first target that answers, with `read` reading its result there. */
+  const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, hints: StatementHints, read: (target: Pool, sql: string, values: unknown[]) => Promise<T>): Promise<T> => {
     const heavy = costs.isHeavy(statement.sql, estimatedLight(hints));
     const release = await admission.acquire(deadline, heavy, hints.caller);
     try {
@@ -49,12 +51,12 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
         if (lastFailure !== null && Date.now() >= deadline) break;
         try {
           const started = performance.now();
-          const [result] = await target.execute({ sql, values: values as never[], rowsAsArray: true });
+          const result = await read(target, sql, values);
           const milliseconds = performance.now() - started;
           targets.answered(target);
           countStatement(stats, admission, milliseconds);
           costs.record(statement.sql, milliseconds);
-          return result as unknown[][];
+          return result;
         } catch (error) {
           // A server that cannot be reached hands the statement to the next; any other error is the statement's.
           if (!isConnectionLost(error)) throw failed(error);
@@ -70,14 +72,13 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
 
   return {
     dialect: mysqlDialect,
-    column: async (statement, stats, deadline, hints) => (await rows(statement, stats, deadline, hints)).map((row) => row[0]),
-    async body(statement, stats, deadline, maxBytes = Infinity, hints) {
-      const [[body, size, entries]] = (await rows(withinBudget(statement, maxBytes), stats, deadline, hints)) as [[Buffer | null, unknown, unknown]];
-      // NULL without a size: the body was longer than the server's max_allowed_packet (MariaDB
-      // then answers NULL with a warning), far above any budget.
-      const length = size === null ? Number.MAX_SAFE_INTEGER : Number(size);
-      return { bytes: body ?? Buffer.alloc(0), rows: Number(entries), size: length };
+    column: async (statement, stats, deadline, hints = {}) => {
+      const rows = await run(statement, stats, deadline, hints, async (target, sql, values) => (await target.execute({ sql, values: values as never[], rowsAsArray: true }))[0]);
+      return (rows as unknown[][]).map((row) => row[0]);
     },
+    // The body statement's rows are the body's pieces (Dialect.bodyPieces), joined as they are read.
+    body: (statement, stats, deadline, maxBytes = Infinity, hints = {}) =>
+      run(statement, stats, deadline, hints, (target, sql, values) => readBodyPieces(target.pool, sql, values, maxBytes)),
     ready: async () => undefined,
     close: async () => {
       await Promise.all([primary, ...replicas].map((pool) => pool.end()));
@@ -90,18 +91,6 @@ function poolOptionsOf(knex: Knex): PoolOptions {
   const connection = knex.client.config.connection as unknown;
   const base = typeof connection === 'string' ? mysqlConnectionConfig(connection, DEFAULT_CONNECT_TIMEOUT_MS) : connectionSettingsOf(knex);
   return { ...base, charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false, waitForConnections: true } as PoolOptions;
-}
-
-/**
- * A body statement whose body comes back only within the budget: above it, as its size alone.
- * The statement's rows are one row, materialized once.
- */
-function withinBudget(statement: Statement, maxBytes: number): Statement {
-  const budget = mysqlDialect.placeholder(statement.values.length + 1);
-  return {
-    sql: `SELECT CASE WHEN octet_length(body) > ${budget} THEN NULL ELSE body END, octet_length(body), entries FROM (${statement.sql}) AS built`,
-    values: [...statement.values, Number.isFinite(maxBytes) ? maxBytes : Number.MAX_SAFE_INTEGER],
-  };
 }
 
 /** 1969 (MariaDB max_statement_time), 3024 (MySQL max_execution_time): past the deadline. */

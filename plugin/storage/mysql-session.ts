@@ -98,7 +98,8 @@ export const MYSQL_KNEX_SESSION =
  *
  * Semi-joins are off: MariaDB flattens a filter's nested `IN (SELECT …)` hops into one join and
  * materializes every combination along the path (a six-hop filter on the large fixture: 8 s);
- * without them each hop is a subquery of its own, and the same filter takes 80 ms. Split
+ * without them each hop is a subquery of its own, and the same filter takes 80 ms. A statement
+ * whose filter hops are all unnested turns them on for itself (dialect/mysql.ts). Split
  * materialization is off too: it computes a grouped sort path (compile-sort.ts) again for each row
  * that joins it, instead of once (a populated list sorted through four hops: over 20 s, 0.13 s without).
  *

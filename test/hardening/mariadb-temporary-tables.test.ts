@@ -1,6 +1,6 @@
 /**
  * A MariaDB server's internal temporary tables under way, beside the servers the tests make of
- * their own. Every JSON_ARRAYAGG and group_concat of a populated read has one (an Aria file pair
+ * their own. Every JSON_ARRAYAGG of a populated read has one (an Aria file pair
  * in the server's tmpdir, since its values are blobs), and MariaDB 10.11 crashes with signal 11
  * (ha_maria::drop_table from Create_tmp_table::cleanup_on_failure) when it cannot open one it has
  * just created. mariadb-install-db deletes every `#sql…` file of its tmpdir when it starts, so a

@@ -32,6 +32,15 @@ export interface Dialect {
    * that order, when `entryPosition` asked for one.
    */
   joinText(expression: string, position: string | null): string;
+  /**
+   * The body statement of an engine where aggregating the entries' text costs more than handing
+   * the entries over (MariaDB writes an aggregate of long text to a temporary table on disk): its
+   * rows are the body's pieces in order — `head`, then `empty` (the text standing for the entries
+   * when there is none), each row of `entries` in its order, then `tail` — which the executor joins,
+   * the entries with commas. `filterHops`: the statement's filter hops (CompileContext.filterHops).
+   * Absent where the body is one value the database builds.
+   */
+  bodyPieces?(pieces: { head: string; empty: string; entries: string; tail: string; filterHops: { readonly root: number; readonly other: number } }): string;
   /** The response body's text as the statement hands it over: a BLOB on SQLite (bytes, not a decoded string); PostgreSQL's executor asks for it in binary. */
   bodyBytes(expression: string): string;
   /** The final statement's JSON as text (PostgreSQL would otherwise hand back parsed objects). */
