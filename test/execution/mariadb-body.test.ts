@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { CLOSED_API, loadPermissions } from '../../plugin/access/permissions.js';
-import { PUBLIC_ROLE } from '../../plugin/access/role.js';
+import { PUBLIC_ROLE } from '../../plugin/access/caller.js';
 import { matchRoute } from '../../plugin/http/route-match.js';
 import { planRead } from '../../plugin/read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
