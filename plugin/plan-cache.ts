@@ -31,29 +31,39 @@ export interface Cached {
   readonly compiled: { readonly body: { readonly sql: string } };
 }
 
-export class PlanCache<T extends Cached = Plan> {
-  private readonly plans = new Map<string, T>();
+/** A bounded map, the least recently used entry out first; `keeps` says which values are worth keeping at all. */
+export class BoundedCache<T> {
+  private readonly entries = new Map<string, T>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly keeps: (value: T, key: string) => boolean = () => true,
+  ) {}
+
+  get(key: string): T | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      // Refresh its place: the map's order is the eviction order.
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: T): void {
+    if (this.capacity <= 0 || !this.keeps(value, key)) return;
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, value);
+  }
+}
+
+export class PlanCache<T extends Cached = Plan> extends BoundedCache<T> {
+  constructor(capacity: number) {
+    // A plan is mostly its SQL; a very long one (a deep populate of a wide schema) is not kept.
+    super(capacity, (plan) => plan.compiled.body.sql.length <= MAX_CACHED_SQL_LENGTH);
+  }
 
   static key(role: string, uid: string, action: string, querystring: string): string {
     return `${role}\u0000${uid}\u0000${action}\u0000${querystring}`;
-  }
-
-  get(key: string): T | undefined {
-    const plan = this.plans.get(key);
-    if (plan) {
-      // Refresh its place: the map's order is the eviction order.
-      this.plans.delete(key);
-      this.plans.set(key, plan);
-    }
-    return plan;
-  }
-
-  set(key: string, plan: T): void {
-    // A plan is mostly its SQL; a very long one (a deep populate of a wide schema) is not kept.
-    if (this.capacity <= 0 || plan.compiled.body.sql.length > MAX_CACHED_SQL_LENGTH) return;
-    if (this.plans.size >= this.capacity) this.plans.delete(this.plans.keys().next().value as string);
-    this.plans.set(key, plan);
   }
 }

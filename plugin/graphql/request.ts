@@ -25,6 +25,7 @@ import type { HookRequest } from '../write/lifecycles.js';
 import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
+import { BoundedCache } from '../plan-cache.js';
 import { RequestRefusal } from './request-body.js';
 import type { CacheOutcome } from '../cache/cached-read.js';
 import { operationKey } from './operation-plan.js';
@@ -44,25 +45,10 @@ export interface GraphqlService extends MutationService, QueryService {
   readonly documents: DocumentCache;
 }
 
-/** Valid documents by their text, the oldest used first out: the same operation is parsed and validated once. */
-export class DocumentCache {
-  private readonly documents = new Map<string, DocumentNode>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(text: string): DocumentNode | undefined {
-    const document = this.documents.get(text);
-    if (document) {
-      this.documents.delete(text);
-      this.documents.set(text, document);
-    }
-    return document;
-  }
-
-  set(text: string, document: DocumentNode): void {
-    if (this.capacity <= 0 || text.length > MAX_CACHED_TEXT) return;
-    if (this.documents.size >= this.capacity) this.documents.delete(this.documents.keys().next().value as string);
-    this.documents.set(text, document);
+/** Valid documents by their text, the least recently used out first: the same operation is parsed and validated once. */
+export class DocumentCache extends BoundedCache<DocumentNode> {
+  constructor(capacity: number) {
+    super(capacity, (_document, text) => text.length <= MAX_CACHED_TEXT);
   }
 }
 
