@@ -19,7 +19,6 @@ import { bindCallerValues } from '../sql/caller-values.js';
 import { compileFieldValue } from '../sql/compile-operation.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { checkOperationSize } from '../response-budget.js';
-import type { Model } from '../schema/registry.js';
 import { createLocalization } from '../write/localizations.js';
 import { deleteSingleType, putSingleType } from '../write/single-type.js';
 import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest, type WrittenAnswer } from '../write/write.js';
@@ -109,13 +108,13 @@ async function runField(service: MutationService, context: TranslateContext, nod
     // The plugin creates through the entity service, which publishes nothing by itself.
     publishes: false,
   };
-  const result = await write(service, model, target, args, request);
+  const result = await write(service, target, args, request);
   engine.statistics?.written();
   return textOf(result);
 }
 
 /** The write a mutation stands for; an update or a delete of no entry answers as an entry that is not there. */
-async function write(service: MutationService, model: Model, target: OperationTarget, args: Record<string, unknown>, request: WriteRequest): Promise<ReadResult | Buffer> {
+async function write(service: MutationService, target: OperationTarget, args: Record<string, unknown>, request: WriteRequest): Promise<ReadResult | Buffer> {
   const { engine } = service;
   const data = () => mutationData(args.data);
   const missing = () => request.answer!(engine, 0);
