@@ -33,14 +33,23 @@ export function compileOperation(dialect: Dialect, head: string, fields: readonl
   });
   const open = dialect.castText(context.parameter(`{${head}"data":{`));
   const text = [open, ...members, `'}}'`].join(' || ');
-  return { sql: `SELECT ${dialect.bodyBytes(text)} AS "body", 1 AS "entries"`, values: context.values };
+  return { sql: bodyStatement(dialect, text), values: context.values };
+}
+
+/**
+ * The statement handing `text` over as the body, in the form the dialect's executor reads: one row
+ * and its count, or (MariaDB: Dialect.bodyPieces) the pieces of an envelope with no entry.
+ */
+function bodyStatement(dialect: Dialect, text: string): string {
+  if (!dialect.bodyPieces) return `SELECT ${dialect.bodyBytes(text)} AS "body", 1 AS "entries"`;
+  return dialect.bodyPieces({ head: text, empty: '', entries: `SELECT '' FROM DUAL WHERE 1 = 0`, tail: `''`, filterHops: { root: 0, other: 0 } });
 }
 
 /** One root field's JSON text on its own (a mutation's answer, which the door places in its answer). */
 export function compileFieldValue(dialect: Dialect, root: RootQuery): Statement {
   const context = new CompileContext(dialect);
   const text = fieldText(context, root);
-  return { sql: `SELECT ${dialect.bodyBytes(text)} AS "body", 1 AS "entries"`, values: context.values };
+  return { sql: bodyStatement(dialect, text), values: context.values };
 }
 
 /** One root field's JSON text: its wrapper (`EntityResponse`, `EntityResponseCollection`) around its entries. */
@@ -86,7 +95,7 @@ function objectText(shape: Shape, value: (key: WrapperKey) => string): string {
 }
 
 function listText(context: CompileContext, root: RootQuery): string {
-  const entries = compileEntries(context, root);
+  const entries = compileEntries(context, root, true);
   // The position column exists only where the dialect asked for it, and only such a dialect reads it.
   const joined = context.dialect.joinText('listed."entry"', `listed."${POSITION}"`);
   return `'[' || coalesce((SELECT ${joined} FROM (${entries}) listed), '') || ']'`;

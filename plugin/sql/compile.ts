@@ -42,7 +42,7 @@ const PAGE = 'p';
 
 export function compileRequest(dialect: Dialect, root: RootQuery): CompiledRequest {
   const context = new CompileContext(dialect);
-  const entries = compileEntries(context, root);
+  const entries = compileEntries(context, root, !context.dialect.bodyPieces);
   return {
     entries: { sql: entries, values: [...context.values] },
     // The body's parameters continue the entries' (a findOne's id stays first).
@@ -64,9 +64,12 @@ export function explainedStatements(dialect: Dialect, root: RootQuery): { label:
   ];
 }
 
-/** The statement of the entries' JSON text, one row each, in response order (with `POSITION` where the dialect needs it). */
-export function compileEntries(context: CompileContext, root: RootQuery): string {
-  return root.action === 'findOne' ? compileFindOne(context, root) : compileList(context, root);
+/**
+ * The statement of the entries' JSON text, one row each, in response order; `aggregated`: the
+ * entries will be joined by an aggregate, which on some engines needs their place (`POSITION`).
+ */
+export function compileEntries(context: CompileContext, root: RootQuery, aggregated = false): string {
+  return root.action === 'findOne' ? compileFindOne(context, root) : compileList(context, root, aggregated);
 }
 
 /** The page's window as (limit, offset). */
@@ -80,7 +83,7 @@ function pageWindow(root: RootQuery): { limit: number; offset: number } {
  * The page is chosen over narrow rows (the id and the sort values), then joined back to the table
  * for the JSON: sorting and skipping never carry the entries' wide columns.
  */
-function compileList(context: CompileContext, root: RootQuery): string {
+function compileList(context: CompileContext, root: RootQuery, aggregated: boolean): string {
   const { dialect } = context;
   const entry = dialect.jsonText(entryJson(context, root.model, root.selection, ROOT, root.publicationState, root.shape?.row));
   const sort = compileSort(context, root.sort, ROOT, root.model);
@@ -100,7 +103,7 @@ function compileList(context: CompileContext, root: RootQuery): string {
   const row = dialect.rowById(table, ROOT, `${PAGE}."id"`);
   const joined = [...row.conditions, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];
   const orderBy = `ORDER BY ${outerOrder.join(', ')}`;
-  const position = dialect.entryPosition(orderBy);
+  const position = aggregated ? dialect.entryPosition(orderBy) : null;
   return `SELECT ${entry} AS "entry"${position ? `, ${position} AS "${POSITION}"` : ''} FROM (${page}) ${PAGE} ${row.join}${where(joined)} ${orderBy}`;
 }
 

@@ -125,8 +125,11 @@ export const mysqlDialect: Dialect = {
   castText: (expression) => `CAST(${expression} AS CHAR)`,
   // `/` is exact division on MariaDB (34 / 25 = 1.3600).
   integerDivide: (dividend, divisor) => `(${dividend}) DIV (${divisor})`,
-  // The entries are a part of the body's pieces, sorted by their own ORDER BY (bodyPieces).
-  entryPosition: () => null,
+  // MariaDB drops an ORDER BY without LIMIT from a FROM subquery, and even with one the rows of a
+  // materialized subquery holding long text come back out of order: entries joined by an aggregate
+  // (a GraphQL answer's lists) are ordered by position. A REST body's entries are pieces of their
+  // own, read in their own ORDER BY (bodyPieces), and ask for none.
+  entryPosition: (orderBy) => `row_number() OVER (${orderBy})`,
   // MariaDB already places NULLs first ascending and last descending.
   direction: (direction: SortDirection) => (direction === 'asc' ? 'ASC' : 'DESC'),
   sortable(expression, type) {
