@@ -63,6 +63,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** Settles when the worker has no statement (for close). */
   idle: (() => void) | null;
+  /** Settles once the worker has opened the database, or failed to: it is not stopped while it opens. */
+  opened: Promise<void>;
 }
 
 const WORKER_URL = new URL('./sqlite-worker.js', import.meta.url);
@@ -84,7 +86,7 @@ export class SqlitePool {
     this.hasLightOnly = size > 1;
     for (let index = 0; index < size; index += 1) {
       const lightOnly = this.hasLightOnly && index === size - 1;
-      const slot: Slot = { lightOnly, worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), lent: slabFlags(), runningId: null, job: null, timer: null, idle: null };
+      const slot: Slot = { lightOnly, worker: null, ready: false, cancel: new Int32Array(new SharedArrayBuffer(4)), lent: slabFlags(), runningId: null, job: null, timer: null, idle: null, opened: Promise.resolve() };
       this.slots.push(index === 0 || lightOnly ? this.start(slot) : slot);
     }
     this.ready = Promise.all(this.slots.filter((slot) => slot.worker).map((slot) => readiness(slot.worker!))).then(() => undefined);
@@ -125,6 +127,9 @@ export class SqlitePool {
           this.cancel(slot);
           await idle;
         }
+        // A thread stopped while SQLite throws in it (opening a locked or broken file) aborts the
+        // whole process in better-sqlite3's native code: it is let finish opening first.
+        if (slot.worker && !slot.ready) await Promise.race([slot.opened, delay(OPENING_GRACE_MS)]);
         await slot.worker?.terminate();
         slot.worker = null;
       }),
@@ -198,6 +203,7 @@ export class SqlitePool {
       lent: slot.lent.buffer as SharedArrayBuffer,
     };
     const worker = new Worker(WORKER_URL, { workerData: setup });
+    slot.opened = readiness(worker).catch(() => undefined);
     worker.on('message', (response: WorkerResponse | 'ready') => (response === 'ready' ? (slot.ready = true) : this.settle(slot, response)));
     worker.on('error', (error) => this.lose(slot, worker, workerError(error)));
     worker.unref();
@@ -278,6 +284,13 @@ function readiness(worker: Worker): Promise<void> {
     worker.once('error', (error) => reject(workerError(error)));
     worker.once('exit', (code) => reject(new Error(`the SQLite read worker exited (${code}) before opening the database`)));
   });
+}
+
+/** How long closing waits for a worker still opening the database (its open waits for a lock up to 5 s). */
+const OPENING_GRACE_MS = 6_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function timedOut(): ServiceUnavailableError {
