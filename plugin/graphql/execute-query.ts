@@ -70,7 +70,7 @@ export async function executeQuery(service: QueryService, context: TranslateCont
 
 /** The operation's one statement, under the response budget left. */
 async function runOperation(engine: WriteEngine, plan: OperationPlan, request: QueryRequest, maxBytes: number): Promise<QueryResult> {
-  refuseOverBudget(engine, plan.roots, maxBytes);
+  refuseOverBudget(engine, plan, maxBytes);
   const statement = plan.compiled.body;
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const bound = { ...statement, values: bindCallerValues(statement.values, request.caller) };
@@ -109,7 +109,7 @@ async function planOperation(service: QueryService, context: TranslateContext, r
     }
   }
   const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
-  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots, personal };
+  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots, personal, figures: {} };
   if (request.cacheKey !== null && !personal) request.rules.operations.set(request.cacheKey, plan);
   return plan;
 }
@@ -146,10 +146,14 @@ async function accountJson(service: QueryService, context: TranslateContext, nod
 }
 
 /** The operation's estimated body, over its roots, against the response budget left. */
-function refuseOverBudget(engine: WriteEngine, roots: readonly RootQuery[], maxBytes: number): void {
+function refuseOverBudget(engine: WriteEngine, plan: OperationPlan, maxBytes: number): void {
   const statistics = engine.statistics;
   if (!statistics || !statistics.ready) return;
-  let bytes = 0;
-  for (const root of roots) bytes += estimateRequest(root, statistics)?.bytes ?? 0;
-  if (bytes > REFUSE_OVER_BUDGET * maxBytes) checkOperationSize(bytes, maxBytes, true);
+  // Estimated once per gathering of the data's figures, as a REST plan's estimate is (read.ts).
+  const { figures } = plan;
+  if (figures.bytes === undefined || figures.generation !== statistics.generation) {
+    figures.bytes = plan.roots.reduce((sum, root) => sum + (estimateRequest(root, statistics)?.bytes ?? 0), 0);
+    figures.generation = statistics.generation;
+  }
+  if (figures.bytes > REFUSE_OVER_BUDGET * maxBytes) checkOperationSize(figures.bytes, maxBytes, true);
 }

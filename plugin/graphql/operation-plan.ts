@@ -12,6 +12,8 @@ export interface OperationPlan {
   readonly roots: readonly RootQuery[];
   /** A field answers from the caller (`me`): neither the plan nor its answers are kept. */
   readonly personal: boolean;
+  /** The operation's estimated body and the gathering of the data's figures it was estimated from. */
+  readonly figures: { bytes?: number; generation?: number };
 }
 
 /** The cache key of an operation asked by `role`. */
