@@ -12,6 +12,7 @@ import { stringify } from 'yaml';
 import { resolveCustomFields, type CustomFieldChoices } from './import-custom-fields.js';
 import { FILE_UID } from './registry.js';
 import { schemaFilePath, type SchemaFileKind } from './schema-files.js';
+import { readSchemaModule } from './schema-modules.js';
 import { ROLE_UID, stockUsersPermissionsSchema, USER_UID, type StrapiSchemaJson } from './users-permissions.js';
 import { validateDocument } from './validate.js';
 
@@ -113,7 +114,8 @@ async function readContentTypes(appDir: string): Promise<StrapiSchema[]> {
 }
 
 /**
- * Content types of the app's own plugins (`src/plugins/<plugin>/server/content-types`), and of
+ * Content types of the app's own plugins (`src/plugins/<plugin>/server/content-types`, as
+ * schema.json or as a module exporting a plain object literal: schema-modules.ts), and of
  * installed plugins the app extends (`src/extensions/<plugin>/content-types`), as
  * `plugin::<plugin>.<name>`. The users-permissions types are read apart (their stock schemas
  * stand in when not extended); the media library's file type is built in.
@@ -122,9 +124,11 @@ async function readPluginContentTypes(appDir: string): Promise<StrapiSchema[]> {
   const schemas: StrapiSchema[] = [];
   const add = async (plugin: string, folder: string) => {
     for (const name of await listFolders(join(appDir, folder))) {
-      const source = `${folder}/${name}/schema.json`;
-      const json = await readJson(appDir, source);
-      if (json) schemas.push({ kind: 'contentType', uid: `plugin::${plugin}.${name}`, source, file: contentTypeFile(json, name, plugin), json });
+      const jsonSource = `${folder}/${name}/schema.json`;
+      const json = await readJson(appDir, jsonSource);
+      // A plugin may write its types as modules (schema.js, index.js exporting { schema }).
+      const found = json ? { source: jsonSource, json } : await readSchemaModule(appDir, `${folder}/${name}`);
+      if (found) schemas.push({ kind: 'contentType', uid: `plugin::${plugin}.${name}`, source: found.source, file: contentTypeFile(found.json, name, plugin), json: found.json });
     }
   };
   for (const dir of await listFolders(join(appDir, 'src', 'plugins'))) {

@@ -173,6 +173,46 @@ describe('import-strapi on apps Strapi boots', () => {
     expect(registry.models.has('plugin::forms.submission')).to.equal(true);
   });
 
+  it("reads a local plugin's content types written as modules exporting a plain object literal", async () => {
+    await write('src/plugins/shop/package.json', { name: 'shop', strapi: { name: 'shop', kind: 'plugin' } });
+    // schema.js, as hand-written plugins have it: single quotes, comments, trailing commas.
+    await write(
+      'src/plugins/shop/server/content-types/product/schema.js',
+      `'use strict';\n// The product.\nmodule.exports = {\n  kind: 'collectionType',\n  collectionName: 'shop_products',\n  info: { singularName: 'product', pluralName: 'products', displayName: "Product's" },\n  options: { draftAndPublish: false, },\n  /* every field */\n  attributes: {\n    name: { type: 'string', required: true, maxLength: 80 },\n    price: { type: 'decimal', min: -1.5 },\n    tags: { type: 'relation', relation: 'manyToMany', target: 'plugin::shop.tag', inversedBy: 'products', },\n  },\n};\n`,
+    );
+    await write('src/plugins/shop/server/content-types/product/index.js', `'use strict';\nconst schema = require('./schema');\nmodule.exports = { schema };\n`);
+    // index.ts importing a TypeScript schema.ts that exports it `as const`.
+    await write('src/plugins/shop/server/content-types/tag/index.ts', `import schema from "./schema";\n\nexport default {\n  schema,\n};\n`);
+    await write(
+      'src/plugins/shop/server/content-types/tag/schema.ts',
+      `export default {\n  "kind": "collectionType",\n  "collectionName": "shop_tags",\n  "info": { "singularName": "tag", "pluralName": "tags", "displayName": "Tag" },\n  "pluginOptions": { "i18n": { "localized": true } },\n  attributes: {\n    label: { type: "string", pluginOptions: { i18n: { localized: true } } },\n    products: { type: "relation", relation: "manyToMany", target: "plugin::shop.product", mappedBy: "tags" },\n  },\n} as const;\n`,
+    );
+    // index.js holding the schema inline, under `schema`.
+    await write(
+      'src/plugins/shop/server/content-types/note/index.js',
+      `module.exports = {\n  schema: { collectionName: 'shop_notes', info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' }, attributes: { body: { type: 'text', default: \`a\\nb\` } } },\n};\n`,
+    );
+    const report = await importStrapiApp(appDir, outDir);
+    expect(report.problems).to.deep.equal([]);
+    expect(report.written.map((entry) => `${entry.file} < ${entry.source}`)).to.deep.equal([
+      'content-types/shop-note.yaml < src/plugins/shop/server/content-types/note/index.js',
+      'content-types/shop-product.yaml < src/plugins/shop/server/content-types/product/index.js',
+      'content-types/shop-tag.yaml < src/plugins/shop/server/content-types/tag/index.ts',
+    ]);
+    const registry = await loadSchema(outDir);
+    expect(registry.models.get('plugin::shop.product')?.tableName).to.equal('shop_products');
+    expect(registry.models.get('plugin::shop.product')?.displayName).to.equal("Product's");
+    expect(registry.models.get('plugin::shop.tag')?.attributes.get('products')).to.deep.include({ relation: 'manyToMany', target: 'plugin::shop.product' });
+    expect(registry.models.get('plugin::shop.note')?.attributes.get('body')).to.deep.include({ default: 'a\nb' });
+  });
+
+  it('refuses, naming the file, a content type module whose export is not a plain object literal', async () => {
+    await write('src/plugins/shop/server/content-types/product/schema.js', `const base = require('../base');\nmodule.exports = { ...base, attributes: buildAttributes() };\n`);
+    let failure: unknown;
+    await importStrapiApp(appDir, outDir).catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.match(/src\/plugins\/shop\/server\/content-types\/product\/schema\.js: line 2: not a plain object literal; .* write its schema\.json/);
+  });
+
   it('reads registrations written as one object or a list, with any quotes', () => {
     const text = `strapi.customFields.register([{ name: "a", plugin: 'p', type: \`string\` }, { 'name': 'b', "type": "json" }]); strapi.customFields.register({ name: 'c', type: 'html' });`;
     expect(registrationsIn(text)).to.deep.equal([
