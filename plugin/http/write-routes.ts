@@ -3,6 +3,7 @@
  * `POST /<plural>/:id/localizations` for localized types, and `PUT`/`DELETE /<singular>` (and
  * `POST /<singular>/localizations`) for single types. The caller's permission is checked before
  * the body is read: a role that may not write learns nothing from a 400.
+ * The localizations routes are the app's own types' only (hasLocalizationsRoute).
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -11,7 +12,7 @@ import { resolveCaller } from './caller.js';
 import { NotFoundError } from '../errors.js';
 import type { ReadResult } from '../read.js';
 import type { Model } from '../schema/registry.js';
-import { createLocalization } from '../write/localizations.js';
+import { createLocalization, hasLocalizationsRoute } from '../write/localizations.js';
 import { deleteSingleType, localizeSingleType, putSingleType } from '../write/single-type.js';
 import { createEntry, deleteEntry, grantsToWrite, updateEntry, type WriteEngine, type WriteRequest } from '../write/write.js';
 import { parseEntryId } from '../query/entry-id.js';
@@ -30,13 +31,13 @@ export function addWriteRoutes(router: Router, engine: WriteEngine, options: Rou
     if (model.kind === 'singleType') {
       router.put(`/${segment}`, route(model, 'update', true, (request, grants) => putSingleType(engine, request, grants)));
       router.delete(`/${segment}`, route(model, 'delete', false, (request) => deleteSingleType(engine, request)));
-      if (model.localized) router.post(`/${segment}/localizations`, route(model, 'create', 'bare', (request, grants) => localizeSingleType(engine, request, grants)));
+      if (hasLocalizationsRoute(model)) router.post(`/${segment}/localizations`, route(model, 'create', 'bare', (request, grants) => localizeSingleType(engine, request, grants)));
       continue;
     }
     router.post(`/${segment}`, route(model, 'create', true, (request, grants) => createEntry(engine, request, grants)));
     router.put(`/${segment}/:id`, route(model, 'update', true, (request, grants) => updateEntry(engine, withId(request), grants)));
     router.delete(`/${segment}/:id`, route(model, 'delete', false, (request) => deleteEntry(engine, withId(request))));
-    if (model.localized) {
+    if (hasLocalizationsRoute(model)) {
       router.post(`/${segment}/:id/localizations`, route(model, 'create', 'bare', (request, grants) => createLocalization(engine, withId(request), grants)));
     }
   }

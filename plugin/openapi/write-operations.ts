@@ -6,6 +6,7 @@
  * `populate` as a read (not a single type's DELETE, which answers the entry bare).
  */
 import type { Model } from '../schema/registry.js';
+import { hasLocalizationsRoute } from '../write/localizations.js';
 import { schemaName, ref, type JsonSchema, type SchemaScope } from './names.js';
 import { fields, ID_PARAMETER, populate, query, responses, type OpenApiObject } from './parameters.js';
 
@@ -22,13 +23,13 @@ export function writeOperations(scope: SchemaScope, model: Model): WriteOperatio
   if (model.kind === 'singleType') {
     if (can('update')) add('', 'put', putSingle(scope, model));
     if (can('delete')) add('', 'delete', deleteSingle(scope, model));
-    if (can('create') && model.localized) add('/localizations', 'post', localizationOperation(scope, model));
+    if (can('create') && hasLocalizationsRoute(model)) add('/localizations', 'post', localizationOperation(scope, model));
     return operations;
   }
   if (can('create')) add('', 'post', createOperation(scope, model));
   if (can('update')) add('/{id}', 'put', updateOperation(scope, model));
   if (can('delete')) add('/{id}', 'delete', deleteOperation(scope, model, ID_PARAMETER));
-  if (can('create') && model.localized) add('/{id}/localizations', 'post', localizationOperation(scope, model));
+  if (can('create') && hasLocalizationsRoute(model)) add('/{id}/localizations', 'post', localizationOperation(scope, model));
   return operations;
 }
 
@@ -84,7 +85,7 @@ function putSingle(scope: SchemaScope, model: Model): OpenApiObject {
     summary: `Change the ${model.displayName} entry, or create it`,
     description:
       'The attributes given change, the others stay. While the type has no entry at all, a PUT creates it (in `data.locale`, else `?locale=`); a locale without an entry is otherwise a 400 `singleType.alreadyExists`' +
-      (model.localized ? ': create it with `POST …/localizations`' : '') + '. Answers the entry.',
+      (hasLocalizationsRoute(model) ? ': create it with `POST …/localizations`' : '') + '. Answers the entry.',
     tags: [model.displayName],
     parameters: [...shaping(scope, model), ...localeParameter(model, 'The locale of the entry (default: the default locale)')],
     requestBody: dataBody(`${name}UpdateInput`),

@@ -18,6 +18,14 @@ import type { Grants } from '../access/permissions.js';
 import type { ReadResult } from '../read.js';
 import { answerOf, lockNamesOf, newEntryColumns, parseData, recordEvents, runAfterHooks, runBeforeHooks, writeAccess, type WriteEngine, type WriteRequest } from './write.js';
 
+/**
+ * Whether the type has the `…/localizations` route: Strapi's i18n plugin adds it to the routes of
+ * the app's own (`api::`) localized types only, so a plugin's localized type has none (a 405).
+ */
+export function hasLocalizationsRoute(model: Model): boolean {
+  return model.localized && model.uid.startsWith('api::');
+}
+
 export async function createLocalization(engine: WriteEngine, request: WriteRequest & { readonly id: number }, grants: Grants): Promise<Buffer> {
   const { model } = request;
   const access = writeAccess(engine, request, grants);

@@ -55,7 +55,7 @@ const shadow = `/tmp/oracle-${app}`;
 // The app's schemas
 
 const plugins = readAppPlugins(sourceDir);
-const { types, components } = readAppSchemas(sourceDir);
+const { types, components } = await readAppSchemas(sourceDir);
 const byUid = new Map(types.map((type) => [type.uid, type]));
 const customTypes = Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.customFields ?? {})));
 

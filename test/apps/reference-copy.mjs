@@ -14,8 +14,12 @@ export const referenceApp = process.env.ORACLE_APP ?? join(ORACLE_DIR, 'strapi-a
 /** Where the apps' custom-field plugins are installed, apart from the reference's own install. */
 export const pluginsDir = process.env.ORACLE_PLUGINS_DIR ?? '/tmp/oracle-plugins';
 
-/** The content types (uid, api folder, name, schema.json) and components of an app's strapi-src/. */
-export function readAppSchemas(sourceDir) {
+/**
+ * The content types (uid, api folder or local plugin, name, schema) and components of an app's
+ * strapi-src/. A local plugin's types are read as the importer reads them (schema.json, or a
+ * module exporting a plain object literal): the package must be built.
+ */
+export async function readAppSchemas(sourceDir) {
   const types = [];
   const apiDir = join(sourceDir, 'src', 'api');
   for (const api of readdirSync(apiDir).sort()) {
@@ -26,9 +30,10 @@ export function readAppSchemas(sourceDir) {
       types.push({ uid: `api::${api}.${name}`, api, name, json, attributes: json.attributes, single: json.kind === 'singleType' });
     }
   }
+  types.push(...(await readLocalPluginTypes(sourceDir)));
   const components = new Map();
   const compDir = join(sourceDir, 'src', 'components');
-  for (const category of readdirSync(compDir).sort()) {
+  for (const category of existsSync(compDir) ? readdirSync(compDir).sort() : []) {
     for (const file of readdirSync(join(compDir, category)).sort()) {
       if (!file.endsWith('.json')) continue;
       const json = JSON.parse(readFileSync(join(compDir, category, file), 'utf8'));
@@ -36,6 +41,24 @@ export function readAppSchemas(sourceDir) {
     }
   }
   return { types, components };
+}
+
+/** The content types of the app's own plugins (src/plugins/<dir>/server/content-types/<name>/). */
+async function readLocalPluginTypes(sourceDir) {
+  const { readSchemaModule } = await import('../../dist/plugin/schema/schema-modules.js');
+  const types = [];
+  const pluginsDir = join(sourceDir, 'src', 'plugins');
+  for (const dir of existsSync(pluginsDir) ? readdirSync(pluginsDir).sort() : []) {
+    const manifest = join(pluginsDir, dir, 'package.json');
+    const plugin = (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).strapi?.name) || dir;
+    const ctDir = join(pluginsDir, dir, 'server', 'content-types');
+    for (const name of existsSync(ctDir) ? readdirSync(ctDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort() : []) {
+      const jsonFile = join(ctDir, name, 'schema.json');
+      const json = existsSync(jsonFile) ? JSON.parse(readFileSync(jsonFile, 'utf8')) : (await readSchemaModule(sourceDir, `src/plugins/${dir}/server/content-types/${name}`))?.json;
+      if (json) types.push({ uid: `plugin::${plugin}.${name}`, api: `${plugin}-${name}`, plugin, pluginDir: dir, name, json, attributes: json.attributes, single: json.kind === 'singleType' });
+    }
+  }
+  return types;
 }
 
 /** The plugins of an app's plugins.json that the reference must load (those with custom fields or routes). */
@@ -74,18 +97,50 @@ export function prepareAppCopy({ shadow, sourceDir, types, plugins, extraPlugins
   cpSync(join(sourceDir, 'src'), join(shadow, 'src'), { recursive: true });
   // Only the app's schemas are kept: its own routes, controllers and middlewares (populate
   // middlewares rewriting queries) would not be Strapi's behaviour; every type gets the core ones.
-  for (const type of types) {
+  for (const type of types.filter((candidate) => !candidate.plugin)) {
     const folder = join(shadow, 'src', 'api', type.api);
     for (const [kind, factory] of [['routes', 'createCoreRouter'], ['controllers', 'createCoreController'], ['services', 'createCoreService']]) {
       mkdirSync(join(folder, kind), { recursive: true });
       writeFileSync(join(folder, kind, `${type.name}.js`), coreFile(factory, type.uid));
     }
   }
+  const localPlugins = writeLocalPlugins(shadow, types);
   // A plugin's `config` in plugins.json (settings its config validator asks for at boot) is passed as the app passes it.
   const pluginEntries = plugins
     .map((plugin) => `  '${plugin.name}': { enabled: true, resolve: ${JSON.stringify(join(pluginsDir, 'node_modules', plugin.package))}${plugin.config ? `, config: ${JSON.stringify(plugin.config)}` : ''} },`)
     .join('\n');
-  writePluginsConfig(shadow, [pluginEntries, extraPlugins].filter(Boolean).join('\n'));
+  writePluginsConfig(shadow, [pluginEntries, localPlugins, extraPlugins].filter(Boolean).join('\n'));
+}
+
+/**
+ * Each local plugin with content types, in the copy, as a plugin holding those types and Strapi's
+ * core controller, service and content-API routes for each, at /api/<pluralName> as for the app's
+ * own types (nothing else of the plugin's code: its routes, register and bootstrap are the app's).
+ * Returns the config/plugins.js entries enabling them.
+ */
+function writeLocalPlugins(shadow, types) {
+  const byPlugin = new Map();
+  for (const type of types.filter((candidate) => candidate.plugin)) byPlugin.set(type.pluginDir, [...(byPlugin.get(type.pluginDir) ?? []), type]);
+  const entries = [];
+  for (const [dir, pluginTypes] of byPlugin) {
+    const folder = join(shadow, 'src', 'plugins', dir);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    const plugin = pluginTypes[0].plugin;
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: plugin, version: '0.0.0', strapi: { name: plugin, kind: 'plugin' } }, null, 2));
+    const unprefixed = JSON.stringify(Object.fromEntries(['find', 'findOne', 'create', 'update', 'delete'].map((action) => [action, { prefix: '' }])));
+    const map = (make) => `{ ${pluginTypes.map((type) => `${JSON.stringify(type.name)}: ${make(type)}`).join(', ')} }`;
+    writeFileSync(
+      join(folder, 'strapi-server.js'),
+      `'use strict';\n\nconst { factories } = require('@strapi/strapi');\n\nmodule.exports = {\n` +
+        `  contentTypes: ${map((type) => `{ schema: ${JSON.stringify(type.json)} }`)},\n` +
+        `  controllers: ${map((type) => `factories.createCoreController('${type.uid}')`)},\n` +
+        `  services: ${map((type) => `factories.createCoreService('${type.uid}')`)},\n` +
+        `  routes: ${map((type) => `factories.createCoreRouter('${type.uid}', { config: ${unprefixed} })`)},\n};\n`,
+    );
+    entries.push(`  ${JSON.stringify(plugin)}: { enabled: true, resolve: './src/plugins/${dir}' },`);
+  }
+  return entries.join('\n');
 }
 
 /** The copy's config/plugins.js: the users-permissions secret, then `entries` (JavaScript source). */

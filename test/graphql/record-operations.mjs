@@ -69,8 +69,8 @@ function insertTokens(file) {
   }
 }
 
-function prepareCopy(shadow) {
-  prepareAppCopy({ shadow, sourceDir: referenceApp, types: readAppSchemas(referenceApp).types, plugins: [], extraPlugins: graphqlPlugin() });
+async function prepareCopy(shadow) {
+  prepareAppCopy({ shadow, sourceDir: referenceApp, types: (await readAppSchemas(referenceApp)).types, plugins: [], extraPlugins: graphqlPlugin() });
   const database = join(shadow, '.tmp', 'data.db');
   copyFileSync(fixture, database);
   insertTokens(database);
@@ -106,7 +106,7 @@ async function main() {
   }
   await refuseBusyPort();
   const shadow = join(process.env.TMPDIR ?? '/tmp', 'oracle-graphql-operations');
-  prepareCopy(shadow);
+  await prepareCopy(shadow);
   const child = bootReference(shadow, port);
   try {
     await waitUntilServing(child, `${base}/_health`, (response) => response.status < 500);

@@ -72,7 +72,7 @@ async function record({ name, sourceDir, config }) {
   const shadow = join(process.env.TMPDIR ?? '/tmp', `oracle-sdl-${name}`);
   const plugins = readAppPlugins(sourceDir);
   ensurePlugins(plugins);
-  prepareAppCopy({ shadow, sourceDir, types: readAppSchemas(sourceDir).types, plugins, extraPlugins: graphqlPlugin(config) });
+  prepareAppCopy({ shadow, sourceDir, types: (await readAppSchemas(sourceDir)).types, plugins, extraPlugins: graphqlPlugin(config) });
   const child = bootReference(shadow, port);
   const base = `http://127.0.0.1:${port}`;
   try {

@@ -59,7 +59,9 @@ export function generateGraphQL(registry: Registry, options: GraphQLSchemaOption
   addGenericMorph(build);
   const query = rootType(build, 'Query', joined(contentTypeQueries(build), pluginQueries()), build.targets.queries);
   const mutation = rootType(build, 'Mutation', joined(contentTypeMutations(build), pluginMutations()), build.targets.mutations);
-  const schema = valid(new GraphQLSchema({ query, mutation, types: build.table.all().filter(isEnumType) }));
+  // Every attribute's enum is declared, used or not, as Strapi's are; PublicationState only when an
+  // argument uses it (no draft-and-publish type: Strapi's schema has none).
+  const schema = valid(new GraphQLSchema({ query, mutation, types: build.table.all().filter((type) => isEnumType(type) && type.name !== 'PublicationState') }));
   return { schema, targets: keptTargets(build, schema) };
 }
 

@@ -1,0 +1,7 @@
+"use strict"
+
+import schema from "./schema";
+
+export default {
+  schema
+};
