@@ -73,9 +73,13 @@ function storedType(attribute) {
 }
 const SCALAR = new Set(['string', 'text', 'richtext', 'email', 'uid', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'enumeration', 'date', 'time', 'datetime', 'json', 'blocks', 'password']);
 const isScalar = (attribute) => SCALAR.has(storedType(attribute));
-const isRelation = (attribute) => attribute.type === 'relation';
+// Polymorphic relations (morphOne, morphToOne…) are left out, as the importer leaves them out.
+const isRelation = (attribute) => attribute.type === 'relation' && !String(attribute.relation).startsWith('morph');
 const ownsRelation = (attribute) => isRelation(attribute) && !attribute.mappedBy && byUid.has(attribute.target);
 const toMany = (attribute) => ['oneToMany', 'manyToMany'].includes(attribute.relation);
+/** The inverse side of a to-many pair (`mappedBy`) whose owner names it back with `inversedBy`: written too. */
+const isNamedInverse = (type, name, attribute) =>
+  isRelation(attribute) && toMany(attribute) && typeof attribute.mappedBy === 'string' && byUid.get(attribute.target)?.attributes[attribute.mappedBy]?.inversedBy === name && byUid.get(attribute.target)?.attributes[attribute.mappedBy]?.target === type.uid;
 
 // ---------------------------------------------------------------------------------------------
 // Seeded data
@@ -103,7 +107,13 @@ function scalarValue(name, attribute) {
   const type = storedType(attribute);
   switch (type) {
     case 'string': {
-      if (attribute.regex) return `${pick(WORDS)}-${pick(WORDS)}-${'abcdefghij'[next() % 10]}`.replace(/[^a-z-]/g, '');
+      if (attribute.regex) {
+        // Words joined by dashes, else a hex colour (color-picker fields): the first the pattern takes.
+        const pattern = new RegExp(attribute.regex);
+        const colour = `#${Array.from({ length: 6 }, () => '0123456789abcdef'[int(0, 15)]).join('')}`;
+        const candidates = [`${pick(WORDS)}-${pick(WORDS)}-${'abcdefghij'[next() % 10]}`.replace(/[^a-z-]/g, ''), colour];
+        return candidates.find((candidate) => pattern.test(candidate)) ?? candidates[0];
+      }
       if (/email/i.test(name)) return `${pick(WORDS)}${next()}@example.com`;
       if (/url|href/i.test(name)) return `https://example.com/${pick(WORDS)}/${next()}`;
       const text = `${words(int(1, 3))} ${next()}`;
@@ -123,8 +133,11 @@ function scalarValue(name, attribute) {
     case 'biginteger':
       return String(int(0, 1_000_000));
     case 'float':
-    case 'decimal':
-      return Math.round(random() * 10000) / 100;
+    case 'decimal': {
+      const low = attribute.min ?? 0;
+      const high = attribute.max ?? 100;
+      return Math.round((low + random() * (high - low)) * 100) / 100;
+    }
     case 'boolean':
       return random() < 0.5;
     case 'enumeration':
@@ -205,7 +218,8 @@ function dataFor(attributes, { depth = 0, localizedOnly = false, withRelations =
       const component = components.get(attribute.component);
       // A repeatable component's min (Strapi checks it on published entries) is honoured.
       const fewest = Math.max(attribute.required ? 1 : 0, attribute.min ?? 0);
-      if (attribute.repeatable) data[name] = Array.from({ length: int(fewest, Math.max(fewest, 3)) }, () => dataFor(component.attributes, { depth: depth + 1, locale }));
+      const most = Math.min(attribute.max ?? 3, Math.max(fewest, 3));
+      if (attribute.repeatable) data[name] = Array.from({ length: int(fewest, most) }, () => dataFor(component.attributes, { depth: depth + 1, locale }));
       else data[name] = dataFor(component.attributes, { depth: depth + 1, locale });
     } else if (attribute.type === 'dynamiczone') {
       if (depth > 3) continue;
@@ -412,6 +426,21 @@ async function writeData() {
       }
     }
   }
+  // The same pairs written from their inverse side (connect, then a disconnect of what was connected).
+  for (const type of order) {
+    for (const [name, attribute] of Object.entries(type.attributes)) {
+      if (!isNamedInverse(type, name, attribute)) continue;
+      const targetType = byUid.get(attribute.target);
+      for (const entry of existing(type.uid).slice(0, 2)) {
+        const targets = existing(attribute.target, isLocalizedType(targetType) ? entry.locale : undefined).filter((target) => target.id !== entry.id);
+        if (targets.length === 0) continue;
+        const connect = [...new Set([pick(targets).id, pick(targets).id])];
+        const path = withQuery(`/api/${plural(type)}/${entry.id}`, { populate: { [name]: { fields: ['id'] } } });
+        await step(cases, `connects ${singular(type)} ${entry.id}.${name} (inverse side)`, { method: 'PUT', path, body: { data: { [name]: { connect } } } });
+        await step(cases, `disconnects ${singular(type)} ${entry.id}.${name} (inverse side)`, { method: 'PUT', path, body: { data: { [name]: { disconnect: [connect[0]] } } } });
+      }
+    }
+  }
   // Updates: a scalar, a component in place (its id kept), a zone replaced, publication changes.
   for (const type of order) {
     const [first, second] = existing(type.uid, 'en');
@@ -450,7 +479,7 @@ async function writeData() {
         await step(cases, `replaces ${singular(type)} ${second.id}.${name}`, {
           method: 'PUT',
           path: withQuery(`/api/${plural(type)}/${second.id}`, { populate: { [name]: { populate: '*' } } }),
-          body: { data: { [name]: [dataFor(component.attributes, { depth: 1 }), dataFor(component.attributes, { depth: 1 })] } },
+          body: { data: { [name]: Array.from({ length: Math.min(attribute.max ?? 2, 2) }, () => dataFor(component.attributes, { depth: 1 })) } },
         });
       }
     }

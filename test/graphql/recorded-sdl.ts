@@ -3,7 +3,8 @@
  * it: the documented deviations (docs/graphql.md) applied by rule, from the models themselves,
  * never by editing the recording. G1: a private or password attribute is no field of its model's
  * type, filters input or input, and its enumeration no type; the types only it reached go, as
- * Strapi's pruning removes unreached types (enumerations stay, as there).
+ * Strapi's pruning removes unreached types (enumerations stay, as there). A polymorphic relation
+ * (a `GenericMorph` field) the model lacks goes too: import-strapi drops them (docs/import-strapi.md).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
   type EnumTypeDefinitionNode,
   type InputObjectTypeDefinitionNode,
   type ObjectTypeDefinitionNode,
+  type TypeNode,
 } from 'graphql';
 import type { SchemaModel } from '../../plugin/graphql/schema/models.js';
 import { baseName, enumName, filtersInputName, inputName } from '../../plugin/graphql/schema/names.js';
@@ -30,11 +32,14 @@ export const SDL_DIR = join(repoRoot, 'test', 'graphql', 'sdl');
 interface Removals {
   readonly fields: Map<string, Set<string>>;
   readonly enums: Set<string>;
+  /** A model's type name → its attribute names: a GenericMorph field not among them goes. */
+  readonly attributes: Map<string, Set<string>>;
 }
 
 function removalsFor(models: readonly SchemaModel[]): Removals {
-  const removals: Removals = { fields: new Map(), enums: new Set() };
+  const removals: Removals = { fields: new Map(), enums: new Set(), attributes: new Map() };
   for (const model of models) {
+    removals.attributes.set(baseName(model), new Set(model.attributes.keys()));
     const hidden = [...model.attributes.values()].filter((attribute) => attribute.hidden);
     for (const type of [baseName(model), filtersInputName(model), inputName(model)]) {
       removals.fields.set(type, new Set(hidden.map((attribute) => attribute.name)));
@@ -49,9 +54,11 @@ function withoutHidden(document: DocumentNode, removals: Removals): { document: 
   const removed: string[] = [];
   const keep = <T extends ObjectTypeDefinitionNode | InputObjectTypeDefinitionNode>(node: T): T => {
     const gone = removals.fields.get(node.name.value);
-    if (!gone || !node.fields) return node;
-    const fields = (node.fields as readonly { name: { value: string } }[]).filter((field) => {
-      if (!gone.has(field.name.value)) return true;
+    const known = removals.attributes.get(node.name.value);
+    if ((!gone && !known) || !node.fields) return node;
+    const fields = (node.fields as readonly { name: { value: string }; type: TypeNode }[]).filter((field) => {
+      const droppedMorph = known !== undefined && namedType(field.type) === 'GenericMorph' && !known.has(field.name.value);
+      if (!gone?.has(field.name.value) && !droppedMorph) return true;
       removed.push(`${node.name.value}.${field.name.value}`);
       return false;
     });
@@ -67,6 +74,10 @@ function withoutHidden(document: DocumentNode, removals: Removals): { document: 
     },
   });
   return { document: result, removed };
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
 /** Only the types the root types reach, and every enumeration. */
