@@ -23,6 +23,7 @@ import type { OperationPlan } from './operation-plan.js';
 import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';
 import type { GraphqlCaller } from './request.js';
 import { graphqlError, type GraphqlErrorJson } from './errors.js';
+import { answerListedField, type ListedTarget } from './listed-field.js';
 import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
 
 export interface QueryRequest extends GraphqlCaller {
@@ -52,6 +53,8 @@ export interface QueryService {
   readonly users?: EndUsers;
   /** The response cache, when it is on. */
   readonly cache?: CachedReads;
+  /** Query fields answered from entries held in memory (the i18n locales), by field name. */
+  readonly listed: (fieldName: string) => ListedTarget | null;
 }
 
 export async function executeQuery(service: QueryService, context: TranslateContext, request: QueryRequest): Promise<QueryResult> {
@@ -102,6 +105,8 @@ async function planOperation(service: QueryService, context: TranslateContext, r
     else if (ACCOUNT_FIELDS.has(name)) {
       personal = true;
       fields.push({ key, root: null, json: await accountJson(service, context, nodes, key, request, errors) });
+    } else if (service.listed(name)) {
+      fields.push({ key, root: null, json: await listedJson(context, service.listed(name)!, grants, key, nodes, errors) });
     } else {
       const root = rootField(context, service.targets, grants, key, nodes, errors);
       if (root) roots.push(root);
@@ -132,6 +137,24 @@ function rootField(
   } catch (error) {
     errors.push(graphqlError(error, nodes[0], [key]));
     return null;
+  }
+}
+
+/** A field answered from entries in memory, as JSON text, or null with its error recorded. */
+async function listedJson(
+  context: TranslateContext,
+  target: ListedTarget,
+  grants: ReturnType<typeof grantsFor>,
+  key: string,
+  nodes: readonly FieldNode[],
+  errors: GraphqlErrorJson[],
+): Promise<string> {
+  try {
+    if (!grants.can(target.model.uid, target.grant)) throw new ForbiddenError();
+    return await answerListedField(context, target, nodes);
+  } catch (error) {
+    errors.push(graphqlError(error, nodes[0], [key]));
+    return 'null';
   }
 }
 
