@@ -8,7 +8,7 @@
  */
 import { OperationTypeNode, type FieldNode } from 'graphql';
 import type { Action } from '../access/permissions.js';
-import type { CompareFilter, CompareValue, Filter, RootQuery, SortKey } from '../query/tree.js';
+import type { CompareFilter, CompareValue, Filter, RootQuery, Shape, ShapeKey, SortKey } from '../query/tree.js';
 import { shapeValue } from './account-fields.js';
 import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
 
@@ -39,6 +39,12 @@ function entityOf(entry: ListedEntry | undefined): unknown {
 
 /** The list's page and its figures, as the compiler computes them (sql/compile-operation.ts paginationFigure). */
 function listOf(root: RootQuery, entries: readonly ListedEntry[]): unknown {
+  const { page, figures } = pageOf(root, entries);
+  return { data: page.map(entityOf), meta: { pagination: figures } };
+}
+
+/** The entries that match the tree's filters, in its sort, its page of them, and the page's figures. */
+export function pageOf(root: Pick<RootQuery, 'filters' | 'sort' | 'pagination'>, entries: readonly ListedEntry[]): { page: ListedEntry[]; figures: Record<string, number> } {
   const matching = entries.filter((entry) => root.filters === null || holds(root.filters, entry) === true);
   const sorted = [...matching].sort((a, b) => compareEntries(root.sort, a, b));
   const { pagination } = root;
@@ -52,7 +58,28 @@ function listOf(root: RootQuery, entries: readonly ListedEntry[]): unknown {
     pageSize: unlimited ? total - start : limit,
     pageCount: unlimited ? 1 : Math.ceil(total / limit),
   };
-  return { data: sorted.slice(start, unlimited ? undefined : start + limit).map(entityOf), meta: { pagination: figures } };
+  return { page: sorted.slice(start, unlimited ? undefined : start + limit), figures };
+}
+
+/** An entry's JSON as a translated GraphQL shape asks for it (as sql/compile-shape.ts builds a row's); relations answer null. */
+export function shapedEntry(shape: Shape, entry: ListedEntry): Record<string, unknown> {
+  const value = (key: ShapeKey): unknown => {
+    switch (key.kind) {
+      case 'id':
+        return String(entry.id);
+      case 'typename':
+        return key.name;
+      case 'field': {
+        const field = entry.attributes[key.name];
+        return field instanceof Date ? field.toISOString() : (field ?? null);
+      }
+      case 'object':
+        return shapedEntry(key.shape, entry);
+      default:
+        return null;
+    }
+  };
+  return Object.fromEntries(shape.map((key) => [key.key, value(key)]));
 }
 
 /** The value a filter or a sort compares: ids and numbers as numbers, dates as epoch ms (as query/cast-value.ts casts filter values). */

@@ -26,6 +26,7 @@ import type { HookRequest } from '../write/lifecycles.js';
 import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
+import { rolePermissionsField } from './role-permissions.js';
 import { BoundedCache } from '../plan-cache.js';
 import { RequestRefusal } from './request-body.js';
 import type { CacheOutcome } from '../cache/cached-read.js';
@@ -133,6 +134,7 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
     registry: service.registry,
     limits: service.limits,
     componentTypeName: service.componentTypeName,
+    ...(service.users ? { outsideField: rolePermissionsField(who.rules.permissions, service.users.config) } : {}),
   };
   if (operation.operation === 'mutation') return { status: 200, ...(await executeMutation(service, context, operation, who)) };
   const cacheKey = operationKey(who.role, params.query, operationName, variablesOf(params.variables));

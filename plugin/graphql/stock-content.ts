@@ -5,12 +5,14 @@
  *   - the i18n locale (`i18NLocales`, `i18NLocale`): its entries are the locales the API serves
  *     (storage/strapi-locales.ts, the source of `GET /i18n/locales`), held in memory, so its
  *     model is only read by the parsers (listed-field.ts answers it);
+ *   - the users-permissions permission (a role's `permissions`): its entries come from
+ *     permissions.yaml (role-permissions.ts), so its model too is only read by the parsers;
  *   - the upload folder (`uploadFolders`, `uploadFolder`): Strapi 4.26's `upload_folders` table
  *     and its link tables (upload/folder-tables.ts), read by the one statement like a content
  *     type, its relations (`parent`, `children`, `files`) included.
  */
 import { defaultFields, NO_CONSTRAINTS, type Attribute, type Model, type RelationAttribute, type Registry, type ScalarAttribute, type StoredScalarType } from '../schema/registry.js';
-import { FOLDER_UID, LOCALE_UID } from './schema/models.js';
+import { FOLDER_UID, LOCALE_UID, PERMISSION_UID } from './schema/models.js';
 import { FOLDER_LINKS_TABLE, FOLDER_PARENT_LINKS_TABLE, FOLDERS_TABLE } from '../upload/folder-tables.js';
 import { LOCALE_TABLE } from '../storage/strapi-locales.js';
 
@@ -56,6 +58,9 @@ function stockModel(uid: string, singularName: string, pluralName: string, table
 }
 
 export const LOCALE_MODEL: Model = stockModel(LOCALE_UID, 'locale', 'locales', LOCALE_TABLE, [scalar('name', 'string', 'name'), scalar('code', 'string', 'code'), ...TIMESTAMPS]);
+
+/** The users-permissions permission: a role's `permissions` are answered from permissions.yaml (role-permissions.ts). */
+export const PERMISSION_MODEL: Model = stockModel(PERMISSION_UID, 'permission', 'permissions', 'up_permissions', [scalar('action', 'string', 'action'), ...TIMESTAMPS]);
 
 /** A relation of a folder, read through one of Strapi's link tables (`source` is the folder's side). */
 function folderRelation(name: string, target: string, toMany: boolean, table: string, sourceColumn: string, targetColumn: string, orderColumn: string | null): RelationAttribute {

@@ -2,7 +2,7 @@
  * Strapi's own types through the GraphQL door, on every engine: the i18n locales (the list
  * `GET /i18n/locales` answers, with filters, sort and pagination applied as to any list) and the
  * upload folders (Strapi's tables, with their parent, children and files), each in one statement,
- * to the roles granted them only.
+ * to the roles granted them only; and a role's permissions, read from permissions.yaml.
  */
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
@@ -19,9 +19,12 @@ const PERMISSIONS = `
 roles:
   public:
     locale: [find]
+    article: [find]
+    category: [find, findOne]
   editor:
     folder: [find, findOne]
     file: [find]
+    role: [find]
 tokens:
   - { name: editor, role: editor, hash: "${tokenHash(EDITOR_TOKEN, 'stock-types-salt-1')}" }
 `;
@@ -61,7 +64,7 @@ for (const kind of testDatabaseKinds()) {
     let served: ServedApi;
     before(async () => {
       fixture = await freshFixture(kind.client, PERMISSIONS, addFolders);
-      served = await serveApi({ root: fixture.root, database: fixture.url, sync: false, graphql: true, serverTiming: true });
+      served = await serveApi({ root: fixture.root, database: fixture.url, sync: false, graphql: true, serverTiming: true, users: { jwtSecret: 'stock-types-suite-secret' } });
     });
     after(async () => {
       await served?.close();
@@ -136,6 +139,28 @@ for (const kind of testDatabaseKinds()) {
           uploadFolder: { data: { attributes: { name: 'Trips' } } },
         },
       });
+      expect(answer.statements).to.equal(1);
+    });
+
+    it('answers a role\'s permissions from permissions.yaml, with their filters, sort and pagination', async () => {
+      const answer = await ask(
+        served,
+        `{ usersPermissionsRoles(sort: "id") { data { attributes { type
+             api: permissions(filters: { action: { startsWith: "api::" } }, sort: "action:desc") { data { attributes { action } } }
+             first: permissions(pagination: { limit: 2 }) { __typename data { id attributes { action } } } } } } }`,
+        EDITOR_TOKEN,
+      );
+      const roles = (answer.body.data as any).usersPermissionsRoles.data.map((role: any) => role.attributes);
+      expect(roles.map((role: any) => [role.type, role.api.data.map((entry: any) => entry.attributes.action)])).to.deep.equal([
+        ['authenticated', []],
+        ['public', ['api::category.category.findOne', 'api::category.category.find', 'api::article.article.find']],
+      ]);
+      expect(roles.map((role: any) => role.first.data.map((entry: any) => entry.attributes.action))).to.deep.equal([
+        ['plugin::users-permissions.auth.changePassword', 'plugin::users-permissions.user.me'],
+        ['api::article.article.find', 'api::category.category.find'],
+      ]);
+      expect(roles[1].first.__typename).to.equal('UsersPermissionsPermissionRelationResponseCollection');
+      expect(roles[1].first.data.every((entry: any) => /^\d+$/.test(entry.id))).to.equal(true);
       expect(answer.statements).to.equal(1);
     });
 

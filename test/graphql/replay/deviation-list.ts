@@ -73,6 +73,27 @@ export const DEVIATIONS_REFUSED: Entries = {
 
 /** Answers whose data differ: drafts, preview, exact numbers, operators Strapi lists but fails on, rules Strapi skips or adds, limits. */
 export const DEVIATIONS_DATA: Entries = {
+  'access/role-permissions-full-access': {
+    reason: 'G8: a role\'s permissions are those permissions.yaml gives it, numbered by the action\'s place among every action of the app (Strapi: its rows of up_permissions)',
+    status: 200,
+    codes: [],
+    data: {
+      usersPermissionsRole: {
+        data: {
+          id: '2',
+          attributes: {
+            permissions: {
+              data: [
+                { id: '1', attributes: { action: 'api::article.article.find' } },
+                { id: '2', attributes: { action: 'api::article.article.findOne' } },
+                { id: '7', attributes: { action: 'api::category.category.find' } },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
   ...each(['publication/preview-public', 'publication/preview-restricted-token', 'localizations/preview-public'], {
     reason: 'D7: PREVIEW needs the preview permission',
     status: 200,
