@@ -38,6 +38,8 @@ export interface OperationPlan {
   readonly personal: boolean;
   /** The operation's estimated body and the gathering of the data's figures it was estimated from. */
   readonly figures: { bytes?: number; generation?: number };
+  /** What the door adds to the body the statement built, once built (null: nothing): GraphQL's errors of forbidden nested relations. */
+  readonly finish?: (body: Buffer) => Buffer | null;
 }
 
 /** What a cache keeps: a plan of a request, or of a GraphQL operation, with the SQL it runs. */

@@ -152,23 +152,6 @@ export const DEVIATIONS_DATA: Entries = {
       data.article.data.attributes.blocks[2].file = null;
     },
   },
-  ...each(
-    [
-      'relations/forbidden-to-many',
-      'relations/forbidden-to-one-nested',
-      'relations/forbidden-in-category',
-      'relations/forbidden-and-allowed',
-      'relations/restricted-token-author',
-      'relations/user-role-public',
-    ],
-    { reason: 'G4: a relation whose type the role may not find is null without Strapi\'s FORBIDDEN error per parent entry', status: 200, codes: [], patch: () => undefined },
-  ),
-  'access/forbidden-root-and-nested': {
-    reason: 'G4: the nested relation is null without an error per parent entry; the root field the role may not read keeps its FORBIDDEN',
-    status: 200,
-    codes: ['FORBIDDEN'],
-    patch: () => undefined,
-  },
   ...each(['relations/three-levels', 'relations/back-and-forth', 'errors/depth-nested-twice', 'errors/depth-nested-4-times'], {
     reason: 'G3: depthLimit is 10 unless set (Strapi sets none)',
     status: 400,
