@@ -1,13 +1,14 @@
 /**
  * The statements the server runs for a bench path, obtained the way the server obtains them
- * (planRead, then compileRequest, with the findOne id put in place by read.ts's boundStatement) and the
+ * (planRestRead, then compileRequest, with the findOne id put in place by read.ts's boundStatement) and the
  * way `content-api explain` prints them: the public role, the default limits of contentApi().
  */
 import { join } from 'node:path';
 import { CLOSED_API, loadPermissions } from '../plugin/access/permissions.js';
 import { PUBLIC_ROLE } from '../plugin/access/caller.js';
 import { matchRoute } from '../plugin/http/route-match.js';
-import { boundStatement, planRead } from '../plugin/read.js';
+import { boundStatement } from '../plugin/read.js';
+import { planRestRead } from '../plugin/http/rest-read.js';
 import { anonymousCaller } from '../plugin/query/caller-variable.js';
 import { loadSchema } from '../plugin/schema/load.js';
 import { compileRequest, type Statement } from '../plugin/sql/compile.js';
@@ -32,7 +33,7 @@ export async function floorPlanner(root: string, dialect: Dialect, prefix = '/ap
     const url = new URL(path, 'http://localhost');
     const route = matchRoute(registry, prefix, url.pathname);
     if (!route) throw new Error(`no route matches ${url.pathname}`);
-    const tree = planRead({ registry, permissions, limits: DEFAULT_LIMITS }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
+    const tree = planRestRead({ registry, permissions, limits: DEFAULT_LIMITS }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
     const compiled = compileRequest(dialect, tree);
     return { body: boundStatement(compiled.body, route.id, anonymousCaller(PUBLIC_ROLE)), root: tree };
   };

@@ -47,7 +47,7 @@ import { MailQueue, mailFailureReporter } from './auth/mail.js';
 import { dialectOf } from './sql/dialect/dialects.js';
 import { startWebhooks, type Webhooks, type WebhooksOption } from './webhooks/webhooks.js';
 import compose from 'koa-compose';
-import { syncFolderTables } from './upload/folder-tables.js';
+import { hasFolderReadTables, syncFolderTables } from './upload/folder-tables.js';
 import { createMediaApi, type MediaApi } from './upload/host-upload.js';
 import { MediaLibrary } from './upload/media-library.js';
 import { uploadSettings, type UploadOptions } from './upload/options.js';
@@ -450,6 +450,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
         users: endUsers,
         upload: mediaLibrary ?? undefined,
         cache: cache?.reads,
+        folders: await hasFolderReadTables(knex),
       })
     : null;
   const doors = graphql ? compose([graphql, apiRoutes]) : apiRoutes;

@@ -5,7 +5,7 @@
  * kept. A cache belongs to one set of access rules (access/rules.ts) and is dropped with them.
  */
 import type { RootQuery } from './query/tree.js';
-import type { CompiledRequest } from './sql/compile.js';
+import type { CompiledRequest, Statement } from './sql/compile.js';
 import type { Estimate } from './sql/estimate.js';
 
 const MAX_CACHED_SQL_LENGTH = 64 * 1024;
@@ -24,6 +24,22 @@ export interface PlanFigures {
   generation?: number;
   /** The body's size when it last ran over the response budget, and when: the plan is refused from it for a while. */
   overBudget?: { readonly bytes: number; readonly at: number };
+}
+
+/**
+ * A GraphQL query operation as compiled for one role (graphql/execute-query.ts): its statement,
+ * the authorized trees of its root fields (for the estimate before each run). Kept under the rules
+ * it was compiled with (access/rules.ts); the caller's values are bound at each run, as for plans.
+ */
+export interface OperationPlan {
+  readonly compiled: { readonly body: Statement };
+  readonly roots: readonly RootQuery[];
+  /** A field answers from the caller (`me`): neither the plan nor its answers are kept. */
+  readonly personal: boolean;
+  /** The operation's estimated body and the gathering of the data's figures it was estimated from. */
+  readonly figures: { bytes?: number; generation?: number };
+  /** What the door adds to the body the statement built, once built (null: nothing): GraphQL's errors of forbidden nested relations. */
+  readonly finish?: (body: Buffer) => Buffer | null;
 }
 
 /** What a cache keeps: a plan of a request, or of a GraphQL operation, with the SQL it runs. */
@@ -63,7 +79,7 @@ export class PlanCache<T extends Cached = Plan> extends BoundedCache<T> {
     super(capacity, (plan) => plan.compiled.body.sql.length <= MAX_CACHED_SQL_LENGTH);
   }
 
-  static key(role: string, uid: string, action: string, querystring: string): string {
-    return `${role}\u0000${uid}\u0000${action}\u0000${querystring}`;
+  static key(role: string, uid: string, action: string, queryKey: string): string {
+    return `${role}\u0000${uid}\u0000${action}\u0000${queryKey}`;
   }
 }

@@ -1,6 +1,8 @@
 /**
- * One read request, through the pipeline: parse → authorize → compile → execute → format.
- * Knows nothing of Koa; http/router.ts feeds it.
+ * One read request, through the pipeline: authorize → compile → execute → format. Knows nothing
+ * of HTTP or GraphQL: a door parses what it was sent into the query tree (the REST door:
+ * http/rest-read.ts, from the query string) and names the plan the tree compiles to; the plan is
+ * kept under that key, so a request whose plan is kept is not parsed again.
  */
 import { grantsFor, type Action, type Grants, type Permissions } from './access/permissions.js';
 import { writtenEntryRule } from './access/action-rules.js';
@@ -16,7 +18,6 @@ import type { Model, Registry } from './schema/registry.js';
 import { compileRequest, FIND_ONE_ID_INDEX, type Statement } from './sql/compile.js';
 import { PlanCache, type Plan } from './plan-cache.js';
 import type { AccessRules } from './access/rules.js';
-import { parseQueryString } from './query/query-string.js';
 import type { ExecutionStats, Executor } from './sql/execute.js';
 import { checkResponseSize } from './response-budget.js';
 
@@ -37,12 +38,8 @@ const REFUSE_OVER_BUDGET = 4;
 /** How long a plan that ran over the budget is refused from that run, without running again (ms). */
 const OVER_BUDGET_MEMORY_MS = 60_000;
 
-export interface ReadRequest {
-  readonly model: Model;
-  readonly action: 'find' | 'findOne';
-  readonly id: number | null;
-  /** The raw query string, parsed here with the plugin's own strict qs options. */
-  readonly querystring: string;
+/** Who asks, under which rules, and by when: what every request of the core carries. */
+export interface CallerRequest {
   readonly role: string;
   /** Who is asking, for the variables of the role's row rules. */
   readonly caller: CallerValues;
@@ -50,6 +47,28 @@ export interface ReadRequest {
   readonly rules: AccessRules;
   /** When the request must be answered by (epoch ms): statements still running then are stopped, 503. */
   readonly deadline: number;
+}
+
+/**
+ * A request's query parameters (`fields`, `populate`, `locale`…), parsed by the door, and the key
+ * its plan is kept under: equal keys must mean equal queries (the REST door: its raw query string).
+ */
+export interface RequestQuery {
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly queryKey: string;
+}
+
+/** No query parameters. */
+export const NO_QUERY: RequestQuery = Object.freeze({ query: Object.freeze({}), queryKey: '' });
+
+export interface ReadRequest extends CallerRequest {
+  readonly model: Model;
+  readonly action: 'find' | 'findOne';
+  readonly id: number | null;
+  /** The plan's key for the request's query (the REST door: its raw query string); equal keys must mean equal trees. */
+  readonly queryKey: string;
+  /** The request's query tree (query/parse.ts), built only when no plan is kept under the key. */
+  readonly tree: () => RootQuery;
 }
 
 export interface ReadResult {
@@ -63,15 +82,11 @@ export interface ReadResult {
 }
 
 /** The authorized query tree of a request (also what `content-api explain` compiles). */
-export function planRead(
-  engine: Pick<ReadEngine, 'registry' | 'limits'> & { readonly permissions: Permissions },
-  request: Omit<ReadRequest, 'deadline' | 'rules' | 'caller'>,
-): RootQuery {
-  const grants = grantsFor(engine.permissions, request.role);
+export function planRead(permissions: Permissions, request: Pick<ReadRequest, 'model' | 'action' | 'role' | 'tree'>): RootQuery {
+  const grants = grantsFor(permissions, request.role);
   // The route's permission comes first, as in Strapi: a role that may not read a type learns nothing from its 400s.
   if (!grants.can(request.model.uid, request.action)) throw new ForbiddenError();
-  const query = parseQueryString(request.querystring);
-  const tree = parseQuery(engine.registry, { ...request, query }, engine.limits);
+  const tree = request.tree();
   return authorize(request.model.kind === 'singleType' ? { ...tree, pagination: singleTypeWindow(tree) } : tree, grants);
 }
 
@@ -85,9 +100,9 @@ function singleTypeWindow(tree: RootQuery): RootQuery['pagination'] {
   return { mode: 'page', page: 1, pageSize, withCount: false };
 }
 
-/** The plan of `root()` for a request, compiled once per role, route and query string. */
-function cachedPlan(engine: ReadEngine, request: Omit<ReadRequest, 'action'>, action: string, root: () => RootQuery): Plan {
-  const key = PlanCache.key(request.role, request.model.uid, action, request.querystring);
+/** The plan of `root()` for a request, compiled once per role, route and query. */
+function cachedPlan(engine: ReadEngine, request: CallerRequest & Pick<ReadRequest, 'model' | 'queryKey'>, action: string, root: () => RootQuery): Plan {
+  const key = PlanCache.key(request.role, request.model.uid, action, request.queryKey);
   const cached = request.rules.plans.get(key);
   if (cached) return cached;
   const authorized = root();
@@ -98,9 +113,7 @@ function cachedPlan(engine: ReadEngine, request: Omit<ReadRequest, 'action'>, ac
 
 /** The compiled statements of a request, from the cache when this role already asked the same (what the response cache keys and inspects). */
 export function planFor(engine: ReadEngine, request: ReadRequest): Plan {
-  return cachedPlan(engine, request, request.action, () =>
-    planRead({ registry: engine.registry, limits: engine.limits, permissions: request.rules.permissions }, request),
-  );
+  return cachedPlan(engine, request, request.action, () => planRead(request.rules.permissions, request));
 }
 
 /** The plan's estimate, made once the data's figures are known. */
@@ -136,19 +149,25 @@ export async function read(engine: ReadEngine, request: ReadRequest): Promise<Re
   return execute(engine, planFor(engine, request), request);
 }
 
+/** What the answer of a write reads: the entry by id, and the query that shapes it. */
+export interface WrittenRequest extends CallerRequest, RequestQuery {
+  readonly model: Model;
+  readonly id: number | null;
+}
+
 /**
  * The answer of a write: the entry by id, shaped by the request's `fields` and `populate` only,
  * drafts included at every depth (as Strapi's entity service answers a write). The role needs no
  * read permission on the written type itself; populated relations and media still need `find`.
  */
-export async function readWritten(engine: ReadEngine, request: Omit<ReadRequest, 'action'>): Promise<ReadResult> {
+export async function readWritten(engine: ReadEngine, request: WrittenRequest): Promise<ReadResult> {
   const plan = cachedPlan(engine, request, 'written', () => {
-    const { fields, populate } = parseQueryString(request.querystring);
+    const { fields, populate } = request.query;
     const query = { ...(fields === undefined ? {} : { fields }), ...(populate === undefined ? {} : { populate }) };
     const tree = parseQuery(engine.registry, { model: request.model, action: 'findOne', id: request.id, query }, engine.limits);
     return authorizeWritten(grantsFor(request.rules.permissions, request.role), request.model, tree);
   });
-  return execute(engine, plan, { ...request, action: 'findOne' });
+  return execute(engine, plan, request);
 }
 
 /**
@@ -167,7 +186,7 @@ export function authorizeWritten(grants: Grants, model: Model, tree: RootQuery):
   return authorize({ ...tree, publicationState: 'preview' }, writer);
 }
 
-async function execute(engine: ReadEngine, plan: Plan, request: ReadRequest): Promise<ReadResult> {
+async function execute(engine: ReadEngine, plan: Plan, request: CallerRequest & { readonly id: number | null }): Promise<ReadResult> {
   const { root, compiled, figures } = plan;
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const estimate = estimateOf(engine, plan);

@@ -9,6 +9,7 @@
  *     editor:
  *       article: [find, findOne, preview, create, update, delete]
  *       locale: [find]                 # GET /i18n/locales (Strapi's plugin::i18n.locales.listLocales)
+ *       folder: [find, findOne]        # GraphQL's uploadFolders and uploadFolder
  *   tokens:
  *     - { name: ci, role: editor, hash: "sha256:…", expiresAt: 2027-01-01T00:00:00Z }
  *
@@ -125,15 +126,29 @@ const ACTION_LIST = 'find, findOne, preview, create, update, delete';
 export const LOCALE_UID = 'plugin::i18n.locale';
 const LOCALE_NAMES: ReadonlySet<string> = new Set([LOCALE_UID, 'locale', 'locales']);
 
-/** The locales' one action: a list holding `find`, or `find: true`. */
-function parseLocaleActions(raw: unknown, at: (string | number)[], report: Report): Map<Action, ActionRule> {
-  const expected = 'expected [find]: the locales are listed to a role whose grant holds find, and take no rule';
+/**
+ * The upload folders (GraphQL's `uploadFolders` and `uploadFolder`): granted as `find` and
+ * `findOne` on `folder`, `folders` or their uid, as Strapi's `plugin::upload.folder.find` and
+ * `.findOne` are (which only a full-access API token holds there).
+ */
+export const FOLDER_UID = 'plugin::upload.folder';
+const FOLDER_NAMES: ReadonlySet<string> = new Set([FOLDER_UID, 'folder', 'folders']);
+
+/** Strapi's own types granted by name (no schema file declares them), their actions, and why a grant is refused. */
+const STOCK_TYPES: readonly { uid: string; names: ReadonlySet<string>; actions: readonly Action[]; expected: string }[] = [
+  { uid: LOCALE_UID, names: LOCALE_NAMES, actions: ['find'], expected: 'expected [find]: the locales are listed to a role whose grant holds find, and take no rule' },
+  { uid: FOLDER_UID, names: FOLDER_NAMES, actions: ['find', 'findOne'], expected: 'expected [find, findOne]: the upload folders take no rule' },
+];
+
+/** The actions of one of Strapi's own types: a list of them, or a map of them to `true`. */
+function parseStockActions(raw: unknown, allowed: readonly Action[], expected: string, at: (string | number)[], report: Report): Map<Action, ActionRule> {
   const entries: [unknown, unknown][] = Array.isArray(raw) ? raw.map((action) => [action, true]) : isObject(raw) ? Object.entries(raw) : [];
   if (!entries.length && !(Array.isArray(raw) || isObject(raw))) report(at, expected);
   const granted = new Map<Action, ActionRule>();
   entries.forEach(([action, value], index) => {
-    if (action === 'find' && value === true) granted.set('find', UNCONDITIONAL);
-    else report(Array.isArray(raw) ? [...at, index] : [...at, String(action)], expected, !Array.isArray(raw) && action !== 'find');
+    const known = allowed.includes(action as Action);
+    if (known && value === true) granted.set(action as Action, UNCONDITIONAL);
+    else report(Array.isArray(raw) ? [...at, index] : [...at, String(action)], expected, !Array.isArray(raw) && !known);
   });
   return granted;
 }
@@ -163,8 +178,9 @@ function parseRoles(raw: unknown, registry: Registry, report: Report): Map<strin
     }
     for (const [type, actions] of Object.entries(types)) {
       const uid = resolve(type);
-      if (!uid && LOCALE_NAMES.has(type)) {
-        grants.set(LOCALE_UID, parseLocaleActions(actions, ['roles', role, type], report));
+      const stock = uid ? undefined : STOCK_TYPES.find((candidate) => candidate.names.has(type));
+      if (stock) {
+        grants.set(stock.uid, parseStockActions(actions, stock.actions, stock.expected, ['roles', role, type], report));
         continue;
       }
       if (!uid) report(['roles', role, type], `unknown content type "${type}"`, true);

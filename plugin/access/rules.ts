@@ -6,8 +6,7 @@
  */
 import type { Permissions } from './permissions.js';
 import { TokenVerifier } from './tokens.js';
-import { PlanCache } from '../plan-cache.js';
-import type { OperationPlan } from '../graphql/operation-plan.js';
+import { PlanCache, type OperationPlan } from '../plan-cache.js';
 
 export interface AccessRules {
   readonly permissions: Permissions;

@@ -8,8 +8,8 @@
 import type { Grants } from '../access/permissions.js';
 import { UNCONDITIONAL } from '../access/action-rules.js';
 import { ApplicationError, DataValidationError, NotFoundError } from '../errors.js';
-import { parseQueryString } from '../query/query-string.js';
-import { read, type ReadRequest, type ReadResult } from '../read.js';
+import { read, type ReadRequest, type ReadResult, type RequestQuery } from '../read.js';
+import { parseQuery } from '../query/parse.js';
 import { flatAnswer } from '../format/flat-entry.js';
 import type { Attribute, Model } from '../schema/registry.js';
 import { ROLE_UID } from '../schema/users-permissions.js';
@@ -19,8 +19,8 @@ import type { UserStore } from './user-store.js';
 import { checkCreateUserBody, checkUpdateUserBody } from './user-bodies.js';
 import { refuseNul } from './user-writes.js';
 
-/** Who asks, under which rules: a write request without its model, id and body. */
-export type UsersRequest = Omit<WriteRequest, 'model' | 'id' | 'body' | 'querystring'> & { readonly querystring: string };
+/** Who asks, under which rules: a write request without its model, id, query and body. */
+export type UsersRequest = Omit<WriteRequest, 'model' | 'id' | 'body' | 'query' | 'queryKey'>;
 
 /** Keys Strapi's entity service ignores in a body: those it maintains itself. */
 const MAINTAINED = new Set(['id', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
@@ -50,7 +50,14 @@ function userId(text: string): number | null {
 }
 
 /** The answer shows the role to a role that may read roles, as Strapi's sanitizer does. */
-const WITH_ROLE = 'populate=role';
+const WITH_ROLE: RequestQuery = { query: { populate: 'role' }, queryKey: 'populate=role' };
+
+/** `value` without its null members, at every depth (what a query string written with qs's skipNulls holds). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(withoutNulls);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([key, item]) => (item === null || item === undefined ? [] : [[key, withoutNulls(item)]])));
+}
 
 export class UserAdmin {
   constructor(
@@ -62,11 +69,14 @@ export class UserAdmin {
     return this.store.userModel;
   }
 
-  /** `GET /users/count`: the users the role's `find` reaches, under the query's `filters`. */
-  async count(request: UsersRequest): Promise<number> {
-    const query = parseQueryString(request.querystring);
-    const counted = qs.stringify({ filters: query.filters, _q: query._q, fields: ['id'], pagination: { pageSize: 1, withCount: true } }, { encodeValuesOnly: true, skipNulls: true });
-    const readRequest: ReadRequest = { ...request, model: this.model, action: 'find', id: null, querystring: counted };
+  /** `GET /users/count`: the users the role's `find` reaches, under the query's `filters` (and `_q`). */
+  async count(request: UsersRequest, query: Readonly<Record<string, unknown>>): Promise<number> {
+    const counted = withoutNulls({ filters: query.filters, _q: query._q, fields: ['id'], pagination: { pageSize: '1', withCount: 'true' } }) as Record<string, unknown>;
+    // Its query-string form keys the plan: the same text as a list request would send for the same query.
+    const queryKey = qs.stringify(counted, { encodeValuesOnly: true });
+    const model = this.model;
+    const tree = () => parseQuery(this.engine.registry, { model, action: 'find', id: null, query: counted }, this.engine.limits);
+    const readRequest: ReadRequest = { ...request, model, action: 'find', id: null, queryKey, tree };
     const result = await read(this.engine, readRequest);
     try {
       return (JSON.parse(result.body.toString()) as { meta: { pagination: { total: number } } }).meta.pagination.total;
@@ -82,7 +92,7 @@ export class UserAdmin {
     if (await this.store.findByEmail(given.email)) throw new ApplicationError('Email already taken');
     const data = { ...userData(this.model, given), email: given.email.toLowerCase(), provider: 'local' };
     try {
-      const answer = await createEntry(this.engine, { ...request, model: this.model, id: null, querystring: WITH_ROLE, body: { data } }, withRoles(grants));
+      const answer = await createEntry(this.engine, { ...request, model: this.model, id: null, ...WITH_ROLE, body: { data } }, withRoles(grants));
       return this.flat(answer);
     } catch (error) {
       // Strapi answers the user type's problems of a creation as one ApplicationError, in their words.
@@ -107,7 +117,7 @@ export class UserAdmin {
       if (holder && holder.id !== id) throw new ApplicationError('Email already taken');
       data.email = given.email.toLowerCase();
     }
-    const answer = await updateEntry(this.engine, { ...request, model: this.model, id, querystring: WITH_ROLE, body: { data } }, withRoles(grants));
+    const answer = await updateEntry(this.engine, { ...request, model: this.model, id, ...WITH_ROLE, body: { data } }, withRoles(grants));
     return this.flat(answer);
   }
 
@@ -116,7 +126,7 @@ export class UserAdmin {
     const id = userId(idText);
     if (id === null || !(await this.store.findById(id))) return null;
     try {
-      const answer = await deleteEntry(this.engine, { ...request, model: this.model, id, querystring: WITH_ROLE, body: undefined });
+      const answer = await deleteEntry(this.engine, { ...request, model: this.model, id, ...WITH_ROLE, body: undefined });
       return this.flat(answer);
     } catch (error) {
       if (error instanceof NotFoundError) return null;

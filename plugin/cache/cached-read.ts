@@ -50,7 +50,7 @@ export class CachedReads {
   async read(engine: ReadEngine, request: ReadRequest): Promise<{ readonly result: ReadResult; readonly outcome: CacheOutcome }> {
     const plan = planFor(engine, request);
     const facts = this.factsOf(plan, [plan.root]);
-    const key = `${PlanCache.key(request.role, request.model.uid, request.action, request.querystring)}\u0000${request.id ?? ''}`;
+    const key = `${PlanCache.key(request.role, request.model.uid, request.action, request.queryKey)}\u0000${request.id ?? ''}`;
     return this.through(facts, this.keyOf(request.rules, key, plan.compiled.body.values, facts, request.caller), () => read(engine, request));
   }
 

@@ -9,7 +9,7 @@ import type { Registry } from '../schema/registry.js';
 import type { Dialect } from '../sql/dialect/dialect.js';
 import type { ReadRequest } from '../read.js';
 import { PUBLIC_ROLE } from '../access/caller.js';
-import { planRead } from '../read.js';
+import { planRestRead } from '../http/rest-read.js';
 import { loadSchema } from '../schema/load.js';
 import { explainedStatements, type Statement } from '../sql/compile.js';
 import { DIALECTS } from '../sql/dialect/dialects.js';
@@ -58,7 +58,7 @@ export function explainRequest(
 ): number {
   try {
     const engine = { ...plan, limits: { defaultLimit: 25, maxLimit: 100, withCount: true } };
-    const root = planRead(engine, { ...route, querystring, role: plan.role });
+    const root = planRestRead(engine, { ...route, querystring, role: plan.role });
     for (const { label, ...statement } of explainedStatements(plan.dialect, root)) printStatement(label, statement);
     for (const hint of indexHints(root, describeLayout(plan.registry), plan.dialect.name)) process.stdout.write(`-- ${hint}\n`);
     return 0;

@@ -30,7 +30,7 @@ export async function answerAccountField(
   const rootType = operation === 'mutation' ? context.schema.getMutationType()! : context.schema.getQueryType()!;
   const args = getArgumentValues(rootType.getFields()[name], nodes[0], context.variables);
   const value = await accountValue(engine, users, name, args.input as Record<string, unknown> | undefined, who);
-  return shape(context, operation, nodes, name, value);
+  return shapeValue(context, operation, nodes, name, value);
 }
 
 async function accountValue(engine: WriteEngine, users: EndUsers, name: string, input: Record<string, unknown> | undefined, who: GraphqlCaller): Promise<unknown> {
@@ -50,11 +50,11 @@ async function accountValue(engine: WriteEngine, users: EndUsers, name: string, 
 
 /** An introspection field (`__schema`, `__type`) beside content fields, answered by graphql-js from the schema. */
 export function answerIntrospectionField(context: OperationContext, nodes: readonly FieldNode[]): Promise<string> {
-  return shape(context, OperationTypeNode.QUERY, nodes, nodes[0].name.value, undefined);
+  return shapeValue(context, OperationTypeNode.QUERY, nodes, nodes[0].name.value, undefined);
 }
 
 /** `value` as graphql-js answers the field's selection on it. */
-async function shape(context: OperationContext, operation: OperationTypeNode, nodes: readonly FieldNode[], name: string, value: unknown): Promise<string> {
+export async function shapeValue(context: OperationContext, operation: OperationTypeNode, nodes: readonly FieldNode[], name: string, value: unknown): Promise<string> {
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
     definitions: [{ kind: Kind.OPERATION_DEFINITION, operation, selectionSet: { kind: Kind.SELECTION_SET, selections: nodes } }, ...Object.values(context.fragments)],

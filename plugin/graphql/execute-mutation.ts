@@ -14,7 +14,7 @@ import type { MediaLibrary } from '../upload/media-library.js';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { grantsFor } from '../access/permissions.js';
 import { NotFoundError } from '../errors.js';
-import { authorizeWritten, type ReadResult } from '../read.js';
+import { authorizeWritten, NO_QUERY, type ReadResult } from '../read.js';
 import { bindCallerValues } from '../sql/caller-values.js';
 import { compileFieldValue } from '../sql/compile-operation.js';
 import type { ExecutionStats } from '../sql/execute.js';
@@ -93,11 +93,12 @@ async function runField(service: MutationService, context: TranslateContext, nod
     engine.statistics?.written();
     return value;
   }
-  const locale = typeof args.locale === 'string' ? `locale=${encodeURIComponent(args.locale)}` : '';
+  // The `locale` argument is what REST's `?locale=` is to a write.
+  const query = typeof args.locale === 'string' ? { query: { locale: args.locale }, queryKey: `locale=${encodeURIComponent(args.locale)}` } : NO_QUERY;
   const request: WriteRequest = {
     model,
     id: target.single || target.action === 'create' ? null : entryId(args.id),
-    querystring: locale,
+    ...query,
     role: who.role,
     caller: who.caller,
     rules: who.rules,

@@ -23,6 +23,8 @@ import type { OperationPlan } from './operation-plan.js';
 import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';
 import type { GraphqlCaller } from './request.js';
 import { graphqlError, type GraphqlErrorJson } from './errors.js';
+import { answerListedField, type ListedTarget } from './listed-field.js';
+import { forbiddenCounter, withForbiddenErrors, type ForbiddenCount } from './forbidden-relations.js';
 import { translateRootField, type RootTarget, type TranslateContext } from './translate-query.js';
 
 export interface QueryRequest extends GraphqlCaller {
@@ -52,6 +54,8 @@ export interface QueryService {
   readonly users?: EndUsers;
   /** The response cache, when it is on. */
   readonly cache?: CachedReads;
+  /** Query fields answered from entries held in memory (the i18n locales), by field name. */
+  readonly listed: (fieldName: string) => ListedTarget | null;
 }
 
 export async function executeQuery(service: QueryService, context: TranslateContext, request: QueryRequest): Promise<QueryResult> {
@@ -75,13 +79,19 @@ async function runOperation(engine: WriteEngine, plan: OperationPlan, request: Q
   const stats: ExecutionStats = { statements: 0, milliseconds: 0 };
   const bound = { ...statement, values: bindCallerValues(statement.values, request.caller) };
   const body = await engine.executor.body(bound, stats, request.deadline, maxBytes, { caller: request.caller.key });
+  let finished: Buffer | null = null;
   try {
     checkOperationSize(body.size, maxBytes);
+    finished = plan.finish?.(body.bytes) ?? null;
+    if (finished) checkOperationSize(finished.length, maxBytes);
   } catch (error) {
     body.release?.();
     throw error;
   }
-  return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
+  if (!finished) return { body: body.bytes, ...(body.release ? { release: body.release } : {}), stats };
+  // The statement's bytes were copied into the finished body: they go back now.
+  body.release?.();
+  return { body: finished, stats };
 }
 
 /**
@@ -94,6 +104,7 @@ async function planOperation(service: QueryService, context: TranslateContext, r
   const errors: GraphqlErrorJson[] = [];
   const fields: OperationField[] = [];
   const roots: RootQuery[] = [];
+  const counters: { key: string; count: ForbiddenCount }[] = [];
   let personal = false;
   for (const [key, nodes] of collectFields(context, 'Query', [request.operation.selectionSet])) {
     const name = nodes[0].name.value;
@@ -102,19 +113,23 @@ async function planOperation(service: QueryService, context: TranslateContext, r
     else if (ACCOUNT_FIELDS.has(name)) {
       personal = true;
       fields.push({ key, root: null, json: await accountJson(service, context, nodes, key, request, errors) });
+    } else if (service.listed(name)) {
+      fields.push({ key, root: null, json: await listedJson(context, service.listed(name)!, grants, key, nodes, errors) });
     } else {
-      const root = rootField(context, service.targets, grants, key, nodes, errors);
-      if (root) roots.push(root);
-      fields.push({ key, root });
+      const field = rootField(context, service.targets, grants, key, nodes, errors);
+      if (field?.count) counters.push({ key, count: field.count });
+      if (field) roots.push(field.root);
+      fields.push({ key, root: field?.root ?? null });
     }
   }
   const head = errors.length ? `"errors":${JSON.stringify(errors)},` : '';
-  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots, personal, figures: {} };
+  const finish = counters.length ? (body: Buffer) => withForbiddenErrors(body, head, errors, counters) : undefined;
+  const plan: OperationPlan = { compiled: { body: compileOperation(service.engine.executor.dialect, head, fields) }, roots, personal, figures: {}, ...(finish ? { finish } : {}) };
   if (request.cacheKey !== null && !personal) request.rules.operations.set(request.cacheKey, plan);
   return plan;
 }
 
-/** One root field's authorized tree, or null with its error recorded. */
+/** One root field's authorized tree and the counter of its forbidden nested relations, or null with its error recorded. */
 function rootField(
   context: TranslateContext,
   targets: QueryTargets,
@@ -122,16 +137,35 @@ function rootField(
   key: string,
   nodes: readonly FieldNode[],
   errors: GraphqlErrorJson[],
-): RootQuery | null {
+): { root: RootQuery; count: ForbiddenCount | null } | null {
   const target = targets(nodes[0].name.value);
   try {
     if (!target) throw new ForbiddenError();
     // The field's permission comes first, as the plugin's auth scope runs before its resolver.
     if (!grants.can(target.model.uid, target.action)) throw new ForbiddenError();
-    return authorize(translateRootField(context, target, nodes), grants);
+    const tree = translateRootField(context, target, nodes);
+    return { root: authorize(tree, grants), count: forbiddenCounter(tree, grants) };
   } catch (error) {
     errors.push(graphqlError(error, nodes[0], [key]));
     return null;
+  }
+}
+
+/** A field answered from entries in memory, as JSON text, or null with its error recorded. */
+async function listedJson(
+  context: TranslateContext,
+  target: ListedTarget,
+  grants: ReturnType<typeof grantsFor>,
+  key: string,
+  nodes: readonly FieldNode[],
+  errors: GraphqlErrorJson[],
+): Promise<string> {
+  try {
+    if (!grants.can(target.model.uid, target.grant)) throw new ForbiddenError();
+    return await answerListedField(context, target, nodes);
+  } catch (error) {
+    errors.push(graphqlError(error, nodes[0], [key]));
+    return 'null';
   }
 }
 

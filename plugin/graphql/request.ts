@@ -19,12 +19,14 @@ import {
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import type { AccessRules } from '../access/rules.js';
+import type { Registry } from '../schema/registry.js';
 import type { CallerValues } from '../query/caller-variable.js';
 import type { QueryLimits } from '../query/parse.js';
 import type { HookRequest } from '../write/lifecycles.js';
 import type { WriteEngine } from '../write/write.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { depthLimitRule } from './depth-limit.js';
+import { rolePermissionsField } from './role-permissions.js';
 import { BoundedCache } from '../plan-cache.js';
 import { RequestRefusal } from './request-body.js';
 import type { CacheOutcome } from '../cache/cached-read.js';
@@ -35,6 +37,8 @@ import { executeMutation, type MutationService } from './execute-mutation.js';
 /** What the door serves: the schema, where its Query fields read, and its settings. */
 export interface GraphqlService extends MutationService, QueryService {
   readonly engine: WriteEngine;
+  /** The registry operations are translated against: the engine's, with the models of Strapi's own types the door reads (stock-content.ts). */
+  readonly registry: Registry;
   readonly schema: GraphQLSchema;
   /** The GraphQL object type of a component, by the component's uid. */
   readonly componentTypeName: (uid: string) => string;
@@ -127,9 +131,10 @@ export async function answerGraphql(service: GraphqlService, params: GraphqlPara
     schema: service.schema,
     fragments: fragmentsOf(document),
     variables: coerced.coerced,
-    registry: service.engine.registry,
+    registry: service.registry,
     limits: service.limits,
     componentTypeName: service.componentTypeName,
+    ...(service.users ? { outsideField: rolePermissionsField(who.rules.permissions, service.users.config) } : {}),
   };
   if (operation.operation === 'mutation') return { status: 200, ...(await executeMutation(service, context, operation, who)) };
   const cacheKey = operationKey(who.role, params.query, operationName, variablesOf(params.variables));

@@ -13,6 +13,10 @@ import { generateGraphQL } from './schema/schema.js';
 import type { GraphQLTargets } from './schema/targets.js';
 import type { QueryTargets } from './execute-query.js';
 import { graphqlRoutes } from './routes.js';
+import type { Registry } from '../schema/registry.js';
+import { FOLDER_UID, LOCALE_UID } from './schema/models.js';
+import type { ListedEntry, ListedTarget } from './listed-field.js';
+import { LOCALE_MODEL, withStockContent } from './stock-content.js';
 import { DocumentCache, type GraphqlService } from './request.js';
 
 export interface GraphqlOptions {
@@ -48,6 +52,8 @@ export interface GraphqlDoorSettings {
   readonly upload?: MediaLibrary;
   /** The response cache (the `cache` option): query operations' answers are kept in it too. */
   readonly cache?: CachedReads;
+  /** Whether the database has Strapi's upload folder tables (else `uploadFolders` lists none). */
+  readonly folders: boolean;
 }
 
 export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | true, settings: GraphqlDoorSettings): Middleware {
@@ -55,10 +61,13 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
   const { schema, targets } = generateGraphQL(engine.registry, { shadowCRUD: options.shadowCRUD });
   const bound = (limit: number | undefined) => (limit === undefined || limit < 0 ? Number.MAX_SAFE_INTEGER : limit);
   const maxLimit = Math.min(bound(options.maxLimit), bound(options.amountLimit));
+  const registry = withStockContent(engine.registry, settings.folders);
   const service: GraphqlService = {
     engine,
+    registry,
     schema,
-    targets: queryTargets(engine, targets),
+    targets: queryTargets(registry, targets),
+    listed: listedTargets(engine, targets, settings.folders),
     componentTypeName: componentTypeNames(targets),
     mutations: targets.mutations,
     ...(settings.users ? { users: settings.users } : {}),
@@ -72,13 +81,31 @@ export function graphqlMiddleware(engine: WriteEngine, option: GraphqlOptions | 
   return graphqlRoutes(service, { endpoint: options.endpoint ?? '/graphql', maxBatch: options.batchLimit ?? 10, ...settings });
 }
 
-/** The content a Query field reads: lists and entries of the registry's types (single types: their entry). */
-function queryTargets(engine: WriteEngine, targets: GraphQLTargets): QueryTargets {
+/** The content a Query field reads: lists and entries of the registry's types (single types: their entry), and of the upload folders. */
+function queryTargets(registry: Registry, targets: GraphQLTargets): QueryTargets {
   return (name) => {
     const target = targets.queries.get(name);
-    const model = target && engine.registry.models.get(target.uid);
+    const model = target && registry.models.get(target.uid);
     if (!target || !model || (target.action !== 'find' && target.action !== 'findOne')) return null;
     return { model, action: target.single ? 'find' : target.action };
+  };
+}
+
+/**
+ * The Query fields answered from entries in memory: the i18n locales, listed to a role granted
+ * `find` on them (Strapi's listLocales scopes both fields), and the upload folders of a database
+ * without their tables (none).
+ */
+function listedTargets(engine: WriteEngine, targets: GraphQLTargets, folders: boolean): (name: string) => ListedTarget | null {
+  const locales = async (): Promise<ListedEntry[]> =>
+    (await engine.localeEntries()).map(({ id, name, code, createdAt, updatedAt }) => ({ id, attributes: { name, code, createdAt, updatedAt } }));
+  const folderModel = withStockContent(engine.registry, true).models.get(FOLDER_UID)!;
+  return (name) => {
+    const target = targets.queries.get(name);
+    if (target?.action !== 'find' && target?.action !== 'findOne') return null;
+    if (target.uid === LOCALE_UID) return { model: LOCALE_MODEL, action: target.action, grant: 'find', entries: locales };
+    if (target.uid === FOLDER_UID && !folders) return { model: folderModel, action: target.action, grant: target.action, entries: async () => [] };
+    return null;
   };
 }
 

@@ -25,6 +25,11 @@ export interface TranslateContext extends OperationContext {
   readonly limits: QueryLimits;
   /** The GraphQL object type of a component, by the component's uid (`ComponentSharedSeo`). */
   readonly componentTypeName: (uid: string) => string;
+  /**
+   * A field of a type that the registry does not hold but the door answers (a role's
+   * `permissions`, role-permissions.ts): its shape key, or null to answer it null.
+   */
+  readonly outsideField?: (context: TranslateContext, model: Model, key: string, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]) => ShapeKey | null;
 }
 
 /** What a root field reads: a type, and one entry (by id) or a list (a single type: its entry). */
@@ -115,7 +120,7 @@ interface Wrapped {
  * A response type around entries (`ArticleEntityResponse`, `…ResponseCollection`,
  * `…RelationResponseCollection`): its `data` is the rows, its `meta` the pagination figures.
  */
-function wrapped(context: TranslateContext, model: Model, type: GraphQLObjectType, nodes: readonly FieldNode[]): Wrapped {
+export function wrapped(context: TranslateContext, model: Model, type: GraphQLObjectType, nodes: readonly FieldNode[]): Wrapped {
   let entity: { row: Shape; selection: Selection } = { row: [], selection: { fields: [], populate: [] } };
   let rowsSeen = false;
   const wrapper: ShapeKey[] = [];
@@ -198,7 +203,7 @@ function attributesShape(
       shape.push({ key, kind: 'populate', ref });
     } else {
       // A field the package holds no data for (a file's polymorphic `related`): its key answers null.
-      shape.push({ key, kind: 'field', name });
+      shape.push(context.outsideField?.(context, model, key, fieldOf(type, group[0]), group) ?? { key, kind: 'field', name });
     }
   }
   const scalars = [...model.attributes.values()].filter((attribute): attribute is ScalarAttribute => attribute.kind === 'scalar' && fields.has(attribute.name));

@@ -8,7 +8,7 @@ import type { FieldNode } from 'graphql';
 import { grantsFor, type Action } from '../access/permissions.js';
 import { WriteAccess } from '../access/write-access.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import type { ReadResult } from '../read.js';
+import { NO_QUERY, type ReadResult } from '../read.js';
 import { answeredFile } from '../upload/answered-file.js';
 import type { MediaLibrary } from '../upload/media-library.js';
 import type { NamedFile, UploadForm } from '../upload/upload-form.js';
@@ -46,7 +46,7 @@ export async function answerUploadField(request: UploadFieldRequest): Promise<st
     role: who.role,
     read: (id) => answeredFile(engine, who, id),
   });
-  const shaped = async (id: number) => textOf(await answerOf(engine, { model: engine.registry.file, id, querystring: '', ...who, answer: request.answer }));
+  const shaped = async (id: number) => textOf(await answerOf(engine, { model: engine.registry.file, id, ...NO_QUERY, ...who, answer: request.answer }));
   switch (action) {
     case 'upload': {
       const file = fileOf(args.file, 'file');

@@ -13,7 +13,8 @@ import { resolveRole } from './caller.js';
 import { matchRoute } from './route-match.js';
 import { ApiError } from '../errors.js';
 import { explorerSchema } from '../explorer/schema-summary.js';
-import { planRead, type ReadEngine } from '../read.js';
+import type { ReadEngine } from '../read.js';
+import { planRestRead } from './rest-read.js';
 import { findPackageRoot } from '../schema/schema-files.js';
 import { explainedStatements } from '../sql/compile.js';
 import type { RouterOptions } from './router.js';
@@ -46,7 +47,7 @@ export function addExplorerRoutes(router: Router, engine: ReadEngine, options: R
     }
     try {
       const { rules, role } = await caller(ctx);
-      const root = planRead({ ...engine, permissions: rules.permissions }, { ...route, querystring: request.search.slice(1), role });
+      const root = planRestRead({ ...engine, permissions: rules.permissions }, { ...route, querystring: request.search.slice(1), role });
       const statements = explainedStatements(engine.executor.dialect, root);
       ctx.type = 'application/json';
       ctx.body = JSON.stringify({ statements }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));

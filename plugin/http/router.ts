@@ -29,6 +29,7 @@ import { addUploadRoutes } from './upload-routes.js';
 import { addLocalesRoute } from './locales-route.js';
 import type { MediaLibrary } from '../upload/media-library.js';
 import type { CachedReads, CacheOutcome } from '../cache/cached-read.js';
+import { restRead } from './rest-read.js';
 
 export interface RouterOptions {
   /** Where a lifecycle hook's or event listener's failure after commit goes (default: the app's 'error' event). */
@@ -103,7 +104,7 @@ async function handle(
   let result: ReadResult;
   let outcome: CacheOutcome | null = null;
   try {
-    const request = { model, action, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline };
+    const request = { ...restRead(engine, model, action, id, ctx.querystring), role, caller: { ...caller, now: options.now() }, rules, deadline };
     if (options.cache) ({ result, outcome } = await options.cache.read(engine, request));
     else result = await read(engine, request);
   } catch (error) {

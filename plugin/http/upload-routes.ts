@@ -23,6 +23,7 @@ import { hookRequest } from './hook-request.js';
 import { hasNoFiles, type MediaLibrary } from '../upload/media-library.js';
 import { receiveForm } from './multipart.js';
 import { makeReceivingFolder } from '../upload/receiving-folder.js';
+import { restRead } from './rest-read.js';
 
 /** Strapi lists every file when no pagination is asked for; this many at most. */
 export const FILE_LIST_LIMIT = 10_000;
@@ -77,14 +78,14 @@ export function addUploadRoutes(router: Router, engine: WriteEngine, library: Me
     const who = await caller(ctx, 'find');
     // Strapi answers every file; its pagination parameters are honoured here (docs/uploads.md).
     const listEngine = { ...engine, limits: { ...engine.limits, defaultLimit: FILE_LIST_LIMIT, maxLimit: FILE_LIST_LIMIT, withCount: false } };
-    const result = await read(listEngine, { model: engine.registry.file, action: 'find', id: null, querystring: ctx.querystring, ...who });
+    const result = await read(listEngine, { ...restRead(listEngine, engine.registry.file, 'find', null, ctx.querystring), ...who });
     sendJson(ctx, (takeBody(result).data as Entry[]).map(flatten));
   });
   router.get('/upload/files/:id', async (ctx) => {
     const who = await caller(ctx, 'findOne');
     const id = fileId(ctx.params.id);
     try {
-      const result = await read(engine, { model: engine.registry.file, action: 'findOne', id, querystring: ctx.querystring, ...who });
+      const result = await read(engine, { ...restRead(engine, engine.registry.file, 'findOne', id, ctx.querystring), ...who });
       sendJson(ctx, flatten(takeBody(result).data as Entry));
     } catch (error) {
       throw error instanceof NotFoundError ? new NotFoundError('file.notFound') : error;

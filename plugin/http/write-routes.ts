@@ -22,6 +22,7 @@ import type { RouterOptions } from './router.js';
 import { receiveEntryFiles } from './entry-files.js';
 import { fileHookRequest } from './upload-routes.js';
 import { hookRequest } from './hook-request.js';
+import { restQuery } from './rest-read.js';
 
 type Run = (request: WriteRequest, grants: Grants) => Promise<ReadResult | Buffer>;
 
@@ -61,7 +62,7 @@ async function handleWrite(ctx: Context, engine: WriteEngine, options: RouterOpt
   const body = entryFiles ? (withBody === 'bare' ? entryFiles.body.data : entryFiles.body) : withBody ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
   const hooks = hookRequest(ctx, options);
   // Receiving and storing an entry's files does not use up the time budget of its write.
-  const request = { model, id, querystring: ctx.querystring, role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks };
+  const request = { model, id, ...restQuery(ctx.querystring), role, caller: { ...caller, now: options.now() }, rules, deadline, body, hooks };
   const result = entryFiles
     ? await entryFiles.write((alsoWrite) => run({ ...request, deadline: Date.now() + options.timeout, alsoWrite, alsoWritten: entryFiles.attributes }, grants), fileHookRequest(ctx, engine, options, request))
     : await run(request, grants);

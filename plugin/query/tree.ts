@@ -55,6 +55,11 @@ export type ShapeKey =
   | { readonly key: string; readonly kind: 'field'; readonly name: string }
   /** The populate node of the row's selection whose `ref` this is. */
   | { readonly key: string; readonly kind: 'populate'; readonly ref: string }
+  /**
+   * A JSON value the door computed before the statement, chosen by a column of the row: `cases`
+   * pairs a column value (null: the column is NULL) with the JSON text answered for it.
+   */
+  | { readonly key: string; readonly kind: 'choice'; readonly column: string; readonly cases: readonly (readonly [string | null, string])[]; readonly otherwise: string }
   /** An object of keys of the same row (`attributes`). */
   | { readonly key: string; readonly kind: 'object'; readonly shape: Shape }
   /** In a wrapper: the rows it wraps (an entry or null, or a list). */

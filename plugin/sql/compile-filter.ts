@@ -2,7 +2,10 @@
  * Filter trees → SQL conditions on a row alias. A filter through a relation, component or media
  * attribute becomes `alias.id IN (SELECT owner FROM link JOIN target WHERE …)`: uncorrelated, so
  * the engine computes the set once per statement. Like Strapi's LEFT JOINs, a nested condition
- * that holds for a missing row (`$null`) also matches entries with no related row at all.
+ * that holds for a missing row (`$null`) also matches entries with no related row at all, and a
+ * `$not` is taken down to the conditions it negates: Strapi negates them on the joined rows, so
+ * `$not` through a relation matches the entries with a related row that fails the condition,
+ * not those with no related row at all.
  */
 import type { Model } from '../schema/registry.js';
 import type { CompareFilter, CompareValue, Filter, FilterValue, RelatedFilter } from '../query/tree.js';
@@ -19,11 +22,30 @@ export function compileFilter(context: CompileContext, filter: Filter, alias: st
     case 'or':
       return joinTerms(filter.items.map((item) => compileFilter(context, item, alias, model)), filter.kind === 'and' ? 'AND' : 'OR');
     case 'not':
-      return `NOT (${compileFilter(context, filter.item, alias, model)})`;
+      return compileNegated(context, filter.item, alias, model);
     case 'related':
       return compileRelated(context, filter, alias, model);
     case 'compare':
       return compileCompare(context, filter, alias);
+  }
+}
+
+/**
+ * `$not` of `filter` as Strapi's WHERE over its LEFT JOINs means it: De Morgan through `$and` and
+ * `$or`, and into a relation's condition (some visible related row where it does not hold).
+ */
+function compileNegated(context: CompileContext, filter: Filter, alias: string, model: Model): string {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return joinTerms(filter.items.map((item) => compileNegated(context, item, alias, model)), filter.kind === 'and' ? 'OR' : 'AND');
+    case 'not':
+      return compileFilter(context, filter.item, alias, model);
+    case 'related':
+      if (filter.filter) return compileRelated(context, { ...filter, filter: { kind: 'not', item: filter.filter } }, alias, model);
+      return `NOT (${compileRelated(context, filter, alias, model)})`;
+    case 'compare':
+      return `NOT (${compileCompare(context, filter, alias)})`;
   }
 }
 

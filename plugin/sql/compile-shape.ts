@@ -39,6 +39,12 @@ function rowValue(context: CompileContext, key: ShapeKey, row: ShapedRowSource):
     }
     case 'object':
       return shapedRow(context, key.shape, row);
+    case 'choice': {
+      const column = `${row.alias}.${q(key.column)}`;
+      const value = (text: string) => dialect.jsonValue(context.parameter(text));
+      const cases = key.cases.map(([when, text]) => `WHEN ${column} ${when === null ? 'IS NULL' : `= ${context.parameter(when)}`} THEN ${value(text)}`);
+      return `CASE ${cases.join(' ')} ELSE ${value(key.otherwise)} END`;
+    }
     default:
       throw new Error(`a row has no ${key.kind} key`);
   }

@@ -2,7 +2,7 @@
  * A file as the upload routes answer it: Strapi's `{ id, ...attributes }`, no envelope, read from
  * the primary (so a write's own answer sees what it wrote) under the caller's role.
  */
-import type { ReadRequest, ReadResult } from '../read.js';
+import { NO_QUERY, type ReadRequest, type ReadResult } from '../read.js';
 import { answerOf, type WriteEngine } from '../write/write.js';
 
 export interface Entry {
@@ -29,6 +29,6 @@ export function takeBody(result: ReadResult): { data: unknown } {
 
 /** One file as the upload routes answer it, whatever the reader may read of files (the write's own answer). */
 export async function answeredFile(engine: WriteEngine, reader: FileReader, id: number): Promise<Record<string, unknown>> {
-  const result = await answerOf(engine, { model: engine.registry.file, id, querystring: '', ...reader });
+  const result = await answerOf(engine, { model: engine.registry.file, id, ...NO_QUERY, ...reader });
   return flatten(takeBody(result).data as Entry);
 }

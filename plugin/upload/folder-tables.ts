@@ -11,7 +11,7 @@ import type { ColumnLayout, ColumnType, IndexLayout, Layout, TableLayout } from 
 export const FOLDERS_TABLE = 'upload_folders';
 export const FOLDER_LINKS_TABLE = 'files_folder_links';
 export const STORE_TABLE = 'strapi_core_store_settings';
-const PARENT_LINKS_TABLE = 'upload_folders_parent_links';
+export const FOLDER_PARENT_LINKS_TABLE = 'upload_folders_parent_links';
 
 const column = (name: string, type: ColumnType): ColumnLayout => ({ name, type, nullable: name !== 'id' });
 const index = (name: string, columns: string[], unique = false): IndexLayout => ({ name, columns, unique, origin: 'strapi' });
@@ -40,7 +40,7 @@ const FOLDER_LAYOUT: Layout = {
       foreignKeys: [],
     },
     linkTable(FOLDER_LINKS_TABLE, 'file_id', 'folder_id', 'file_order', FOLDERS_TABLE),
-    linkTable(PARENT_LINKS_TABLE, 'folder_id', 'inv_folder_id', 'folder_order', FOLDERS_TABLE),
+    linkTable(FOLDER_PARENT_LINKS_TABLE, 'folder_id', 'inv_folder_id', 'folder_order', FOLDERS_TABLE),
     {
       name: STORE_TABLE,
       role: 'model',
@@ -71,5 +71,11 @@ export async function createMissingTables(knex: Knex, tables: readonly TableLayo
 /** Whether the database has what placing files in folders needs (a database served with sync off may not). */
 export async function hasFolderTables(knex: Knex): Promise<boolean> {
   for (const table of [FOLDERS_TABLE, FOLDER_LINKS_TABLE, STORE_TABLE]) if (!(await knex.schema.hasTable(table))) return false;
+  return true;
+}
+
+/** Whether the database has the folders and both their link tables (what reading folders with their relations needs). */
+export async function hasFolderReadTables(knex: Knex): Promise<boolean> {
+  for (const table of [FOLDERS_TABLE, FOLDER_LINKS_TABLE, FOLDER_PARENT_LINKS_TABLE]) if (!(await knex.schema.hasTable(table))) return false;
   return true;
 }

@@ -59,7 +59,7 @@ export async function createLocalization(engine: WriteEngine, request: WriteRequ
     return created;
   });
   engine.outbox?.committed();
-  const answer = await answerOf(engine, { ...request, answer: undefined, id, querystring: 'populate[0]=localizations' });
+  const answer = await answerOf(engine, { ...request, answer: undefined, id, query: { populate: ['localizations'] }, queryKey: 'populate[0]=localizations' });
   const created = (JSON.parse(answer.body.toString('utf8')) as { data: Envelope }).data;
   answer.release?.();
   const flat = flatten(created);

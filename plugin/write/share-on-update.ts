@@ -5,7 +5,6 @@
  * Strapi. Every shared scalar is copied whatever `fields` selects, as a new entry's are (W20);
  * components are not.
  */
-import { parseQueryString } from '../query/query-string.js';
 import type { Model } from '../schema/registry.js';
 import { authorizeGroup } from '../access/authorize-write.js';
 import { currentTargets } from './apply-relation.js';
@@ -15,8 +14,8 @@ import type { RowStore } from './row-store.js';
 const OFF = new Set(['false', 'f', '0', '']);
 
 /** Whether the request's `populate` names `localizations`, in any form (`*` included). */
-export function populatesLocalizations(querystring: string): boolean {
-  const { populate } = parseQueryString(querystring);
+export function populatesLocalizations(query: Readonly<Record<string, unknown>>): boolean {
+  const { populate } = query;
   const named = (item: unknown) =>
     typeof item === 'string' && item.split(',').some((part) => part.trim() === '*' || part.trim().split('.')[0] === 'localizations');
   if (Array.isArray(populate)) return populate.some(named);

@@ -7,9 +7,8 @@
 import type { Knex } from 'knex';
 import type { Grants } from '../access/permissions.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { parseQueryString } from '../query/query-string.js';
 import type { Model } from '../schema/registry.js';
-import type { ReadResult } from '../read.js';
+import { NO_QUERY, type ReadResult } from '../read.js';
 import { createLocalization } from './localizations.js';
 import { createEntry, deleteEntry, updateEntry, type WriteEngine, type WriteRequest } from './write.js';
 
@@ -31,7 +30,7 @@ async function entryId(knex: Knex | Knex.Transaction, model: Model, lookup: Entr
 /** `?locale=`, a code (the default locale when absent); null for a type that is not localized. */
 function queryLocale(engine: WriteEngine, request: WriteRequest): string | null {
   if (!request.model.localized) return null;
-  const { locale } = parseQueryString(request.querystring);
+  const { locale } = request.query;
   if (locale === undefined || locale === null) return engine.registry.i18n.defaultLocale;
   if (typeof locale !== 'string') throw new ValidationError('locale', 'Invalid locale; expected one locale code');
   return locale;
@@ -52,14 +51,14 @@ export async function putSingleType(engine: WriteEngine, request: WriteRequest, 
 }
 
 export async function deleteSingleType(engine: WriteEngine, request: WriteRequest): Promise<ReadResult> {
-  const { publicationState } = parseQueryString(request.querystring);
+  const { publicationState } = request.query;
   if (publicationState !== undefined && publicationState !== 'live' && publicationState !== 'preview') {
     throw new ValidationError('publicationState', 'Invalid publicationState; expected live or preview');
   }
   const id = await entryId(engine.knex, request.model, { locale: queryLocale(engine, request), drafts: publicationState === 'preview' });
   if (id === null) throw new NotFoundError();
   // Strapi answers the deleted entry bare: `fields` and `populate` are not applied.
-  return deleteEntry(engine, { ...request, id, querystring: '' });
+  return deleteEntry(engine, { ...request, id, ...NO_QUERY });
 }
 
 /** `POST /<singular>/localizations`: a localization of the type's first entry, whatever its locale. */

@@ -7,8 +7,7 @@
 import type { Knex } from 'knex';
 import { grantsFor, type Action, type Grants } from '../access/permissions.js';
 import { DataValidationError, ForbiddenError, NotFoundError, unknownLocaleError, ValidationError, type DataProblem } from '../errors.js';
-import { parseQueryString } from '../query/query-string.js';
-import { readWritten, type ReadEngine, type ReadRequest, type ReadResult } from '../read.js';
+import { readWritten, type ReadEngine, type ReadResult, type WrittenRequest } from '../read.js';
 import type { Model } from '../schema/registry.js';
 import { insertRow, updateRow } from './apply-row.js';
 import { checkReferences } from './check-references.js';
@@ -46,7 +45,7 @@ export interface WriteEngine extends ReadEngine {
 }
 
 /** The written entry, read back from the primary: as the request's `answer` builds it, else shaped by its `fields` and `populate`. */
-export function answerOf(engine: WriteEngine, request: Omit<ReadRequest, 'action'> & Pick<WriteRequest, 'answer'>): Promise<ReadResult> {
+export function answerOf(engine: WriteEngine, request: WrittenRequest & Pick<WriteRequest, 'answer'>): Promise<ReadResult> {
   const primary = { ...engine, executor: engine.primaryExecutor };
   return request.answer && request.id !== null ? request.answer(primary, request.id) : readWritten(primary, request);
 }
@@ -54,7 +53,8 @@ export function answerOf(engine: WriteEngine, request: Omit<ReadRequest, 'action
 /** How a door answers a written entry (by id), when not as the REST door does; read with `engine`, the primary's. */
 export type WrittenAnswer = (engine: ReadEngine, id: number) => Promise<ReadResult>;
 
-export interface WriteRequest extends Omit<ReadRequest, 'action'> {
+/** A write command, as a door builds it: the entry, the body, the query (parsed by the door) that shapes the answer. */
+export interface WriteRequest extends WrittenRequest {
   /** The request body as parsed JSON; undefined when there was none. */
   readonly body: unknown;
   /** The request's `ctx.state` for the hooks, and where their failures after commit go. */
@@ -63,7 +63,7 @@ export interface WriteRequest extends Omit<ReadRequest, 'action'> {
   readonly alsoWrite?: (store: RowStore, id: number) => Promise<void>;
   /** The attributes `alsoWrite` writes (the files' `files.<attribute>…` parts): the rule's `fields` must allow them too. */
   readonly alsoWritten?: readonly string[];
-  /** The answer's own shape (the GraphQL door's selection); absent: the query string's `fields` and `populate`. */
+  /** The answer's own shape (the GraphQL door's selection); absent: the query's `fields` and `populate`. */
   readonly answer?: WrittenAnswer;
   /**
    * Whether a new entry without `publishedAt` is published (REST, the default) or a draft (GraphQL,
@@ -196,7 +196,7 @@ export async function createEntry(engine: WriteEngine, request: WriteRequest, gr
   const parse = (given: Record<string, unknown>, found: DataProblem[]) => parseData(engine, grants, model, given, { partial: false, path: [], draft: model.draftAndPublish && given.publishedAt === null }, found);
   const parsed = parseData(engine, grants, model, data, { partial: false, path: [], draft }, problems);
   if (problems.length) throw new DataValidationError(problems);
-  const queryLocale = parseQueryString(request.querystring).locale;
+  const queryLocale = request.query.locale;
   const locale = model.localized ? checkLocale(await engine.locales(), dataLocale ?? queryLocale ?? engine.registry.i18n.defaultLocale) : null;
   let published: LifecycleAction | null = null;
   const id = await inTransaction(engine, { locks: lockNamesOf(engine, parsed), deadline: request.deadline, access }, async (store) => {
@@ -253,7 +253,7 @@ export async function updateEntry(engine: WriteEngine, request: WriteRequest & {
     const write = hooked.write ?? parsed;
     await checkReferences(store, write, id);
     await updateRow(store, write, id, { updated_at: store.now });
-    if (model.localized && populatesLocalizations(request.querystring)) await shareWithLocalizations(store, model, id);
+    if (model.localized && populatesLocalizations(request.query)) await shareWithLocalizations(store, model, id);
     await request.alsoWrite?.(store, id);
     await access.mustStillMatch(store.trx, model, id, 'update');
     await recordEvents(engine, store, model, ['update', published], id);

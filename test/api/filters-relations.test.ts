@@ -24,6 +24,10 @@ const CASES: Record<string, readonly IdsCase[]> = {
     ['filters[group][name][$in][0]=Food&filters[group][name][$in][1]=Empty', [1, 2, 8]],
     // A condition that holds for a missing row also holds for entries without a group (Strapi's LEFT JOIN).
     ['filters[group][rank][$null]=true', [5, 7, 8, 9, 10]],
+    // $not negates the condition on the joined rows (Strapi 4.26.2): entries without a group match neither.
+    ['filters[$not][group][name]=Food', [3, 4, 6, 8]],
+    ['filters[$not][group][rank][$null]=true', [1, 2, 3, 4, 6]],
+    ['filters[$not][$or][0][group][name]=Food&filters[$not][$or][1][group][name]=Travel', [4, 8]],
   ],
   'relation compared directly by id': [
     ['filters[group]=1', [1, 2]],
@@ -50,6 +54,8 @@ const CASES: Record<string, readonly IdsCase[]> = {
     ['filters[$and][0][tags][name]=red&filters[$and][1][tags][name]=green', [3]],
     ['filters[$or][0][tags][name]=blue&filters[$or][1][group][name]=Food', [1, 2, 6]],
     ['filters[tags][name][$containsi]=E', [1, 2, 3, 6]],
+    // Some related row is not red, as Strapi's NOT over its LEFT JOIN: entries without tags are left out.
+    ['filters[$not][tags][name]=red', [1, 2, 3, 6]],
   ],
   'mappedBy side and self relations': [
     ['filters[feature][name]=Food', [2]],

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { loadPermissions, parsePermissions, type Permissions } from '../../plugin/access/permissions.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { compileRequest } from '../../plugin/sql/compile.js';
@@ -66,7 +66,7 @@ describe('the tables a statement reads (sql/tables-read.ts)', () => {
       const permissions = openPermissions(registry);
       for (const [route, action, querystring] of EXAMPLE_QUERIES) {
         const model = registry.routes.get(route)!;
-        const root = planRead({ registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions }, { model, action, id: action === 'findOne' ? 1 : null, querystring, role: 'editor' });
+        const root = planRestRead({ registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions }, { model, action, id: action === 'findOne' ? 1 : null, querystring, role: 'editor' });
         const { body } = compileRequest(dialect, root);
         expect([...tablesRead(root)].sort(), `${route}?${querystring}`).to.deep.equal([...tablesInSql(body.sql)].sort());
         if (body.givenTotal) expect([...tablesRead(root)].sort(), `${route}?${querystring} (known total)`).to.include.members([...tablesInSql(body.givenTotal.sql)]);
@@ -91,7 +91,7 @@ describe('the tables a statement reads (sql/tables-read.ts)', () => {
         ['scheduled', 'notes', ''],
       ];
       for (const [role, route, querystring] of cases) {
-        const tree = planRead({ registry: rules, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions }, { model: rules.routes.get(route)!, action: 'find', id: null, querystring, role });
+        const tree = planRestRead({ registry: rules, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions }, { model: rules.routes.get(route)!, action: 'find', id: null, querystring, role });
         expect([...tablesRead(tree)].sort(), `${role} ${route}?${querystring}`).to.deep.equal([...tablesInSql(compileRequest(dialect, tree).body.sql)].sort());
       }
     });

@@ -5,7 +5,7 @@
  * small is admitted as light.
  */
 import { expect } from 'chai';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { DIALECTS } from '../../plugin/sql/dialect/dialects.js';
 import { estimateRequest } from '../../plugin/sql/estimate.js';
 import { Statistics } from '../../plugin/sql/statistics.js';
@@ -33,7 +33,7 @@ for (const kind of testDatabaseKinds()) {
         for (const path of ['/api/articles', '/api/articles?populate=*', '/api/categories?populate[articles][fields][0]=title&pagination[pageSize]=100', '/api/articles?populate[blocks][populate]=*']) {
           const url = new URL(path, 'http://localhost');
           const model = served.api.registry.routes.get(url.pathname.split('/')[2]!)!;
-          const root = planRead({ registry: served.api.registry, permissions: served.api.permissions, limits }, { model, action: 'find', id: null, querystring: url.search.slice(1), role: 'public' });
+          const root = planRestRead({ registry: served.api.registry, permissions: served.api.permissions, limits }, { model, action: 'find', id: null, querystring: url.search.slice(1), role: 'public' });
           const estimate = estimateRequest(root, statistics)!;
           const built = (await served.request.get(path)).text.length;
           expect(estimate.bytes / built, path).to.be.within(0.5, 2);

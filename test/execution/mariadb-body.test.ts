@@ -11,7 +11,7 @@ import { createConnection, type Connection } from 'mysql2/promise';
 import { CLOSED_API, loadPermissions } from '../../plugin/access/permissions.js';
 import { PUBLIC_ROLE } from '../../plugin/access/caller.js';
 import { matchRoute } from '../../plugin/http/route-match.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import { compileRequest, type Statement } from '../../plugin/sql/compile.js';
 import { mysqlDialect } from '../../plugin/sql/dialect/mysql.js';
@@ -27,7 +27,7 @@ async function bodyStatementOf(path: string): Promise<Statement> {
   const url = new URL(path, 'http://localhost');
   const route = matchRoute(registry, '/api', url.pathname)!;
   const limits = { defaultLimit: 25, maxLimit: 100, withCount: true };
-  const tree = planRead({ registry, permissions, limits }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
+  const tree = planRestRead({ registry, permissions, limits }, { ...route, querystring: url.search.slice(1), role: PUBLIC_ROLE });
   return compileRequest(mysqlDialect, tree).body;
 }
 

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { loadPermissions } from '../../plugin/access/permissions.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import { compileRequest } from '../../plugin/sql/compile.js';
 import { postgresDialect } from '../../plugin/sql/dialect/postgres.js';
@@ -21,7 +21,7 @@ import { postgresServerUrl } from '../support/databases.js';
   const genericPlan = async (route: string, querystring: string): Promise<string> => {
     const registry = await loadSchema(repoRoot);
     const permissions = (await loadPermissions(`${repoRoot}/permissions.yaml`, 'permissions.yaml', registry))!;
-    const root = planRead(
+    const root = planRestRead(
       { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
       { model: registry.routes.get(route)!, action: 'find', id: null, querystring, role: 'public' },
     );

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { loadPermissions } from '../../plugin/access/permissions.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { compileRequest, type Statement } from '../../plugin/sql/compile.js';
 import { sqliteDialect } from '../../plugin/sql/dialect/sqlite.js';
 import { SqliteStatements, type SqliteReadConnection } from '../../plugin/sql/sqlite-statements.js';
@@ -140,7 +140,7 @@ describe('a known total and a commit in between (SqliteStatements)', () => {
   async function listStatement(): Promise<Statement> {
     const registry = await loadExampleRegistry();
     const permissions = (await loadPermissions(join(repoRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
-    const root = planRead(
+    const root = planRestRead(
       { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
       { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: LIST.split('?')[1]!, role: 'public' },
     );

@@ -15,7 +15,7 @@ import type { Knex } from 'knex';
 import { parse, stringify } from 'yaml';
 import { contentApi } from '../../plugin/index.js';
 import { loadPermissions } from '../../plugin/access/permissions.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { compileRequest } from '../../plugin/sql/compile.js';
@@ -225,7 +225,7 @@ describe('storage: indexes declared by schema files', function () {
     const knex = (await import('../../plugin/storage/database.js')).openDatabase(`sqlite:${file}`);
     const planOf = async (registry: Registry) => {
       const permissions = (await loadPermissions(join(indexedRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
-      const root = planRead(
+      const root = planRestRead(
         { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
         { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: 'sort[0]=views:desc&fields[0]=title&fields[1]=views', role: 'public' },
       );

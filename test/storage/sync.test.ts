@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { parse, stringify } from 'yaml';
 import { loadPermissions } from '../../plugin/access/permissions.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import { compileRequest } from '../../plugin/sql/compile.js';
 import { sqliteDialect } from '../../plugin/sql/dialect/sqlite.js';
@@ -29,7 +29,7 @@ const run = promisify(execFile);
 /** The page subquery of the public role's articles list for `querystring`, compiled for SQLite. */
 async function listPage(registry: Registry, querystring: string): Promise<{ sql: string; values: readonly unknown[] }> {
   const permissions = (await loadPermissions(join(REPO_ROOT, 'permissions.yaml'), 'permissions.yaml', registry))!;
-  const root = planRead(
+  const root = planRestRead(
     { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
     { model: registry.routes.get('articles')!, action: 'find', id: null, querystring, role: 'public' },
   );

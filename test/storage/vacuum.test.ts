@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { loadPermissions } from '../../plugin/access/permissions.js';
-import { planRead } from '../../plugin/read.js';
+import { planRestRead } from '../../plugin/http/rest-read.js';
 import type { RootQuery } from '../../plugin/query/tree.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import { compileCount, compileRequest, type Statement } from '../../plugin/sql/compile.js';
@@ -20,7 +20,7 @@ import { postgresServerUrl } from '../support/databases.js';
   const plan = async (querystring: string, statement: (root: RootQuery) => Statement): Promise<string> => {
     const registry = await loadSchema(repoRoot);
     const permissions = (await loadPermissions(`${repoRoot}/permissions.yaml`, 'permissions.yaml', registry))!;
-    const root = planRead(
+    const root = planRestRead(
       { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
       { model: registry.routes.get('articles')!, action: 'find', id: null, querystring, role: 'public' },
     );

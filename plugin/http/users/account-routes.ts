@@ -7,7 +7,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readJsonBody } from '../read-body.js';
-import { parseQueryString } from '../../query/query-string.js';
+import { parseQueryString } from '../query-string.js';
 import type { WriteEngine } from '../../write/write.js';
 import type { Accounts } from '../../auth/accounts.js';
 import { changePassword } from '../../auth/change-password.js';

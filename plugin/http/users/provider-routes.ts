@@ -6,7 +6,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { parseQueryString } from '../../query/query-string.js';
+import { parseQueryString } from '../query-string.js';
 import type { WriteEngine } from '../../write/write.js';
 import type { EndUsers } from '../../auth/end-users.js';
 import { GRANT_COOKIE, openSession, sealSession } from '../../auth/grant-session.js';

@@ -14,6 +14,7 @@ import { answer } from './user-http.js';
 import type { UserRouteOptions } from './routes.js';
 import { UserAdmin, type UsersRequest } from '../../auth/user-admin.js';
 import type { UserStore } from '../../auth/user-store.js';
+import { parseQueryString } from '../query-string.js';
 
 export function addUsersAdminRoutes(router: Router, engine: WriteEngine, store: UserStore, options: UserRouteOptions): void {
   const admin = new UserAdmin(engine, store);
@@ -22,14 +23,14 @@ export function addUsersAdminRoutes(router: Router, engine: WriteEngine, store: 
   const caller = async (ctx: Context, action: Action | null) => {
     const rules = engine.rules();
     const resolved = await resolveCaller(ctx, rules.tokens, options.resolveRole, engine.now());
-    const request: UsersRequest = { querystring: ctx.querystring, role: resolved.role, caller: { ...resolved, now: engine.now() }, rules, deadline: Date.now() + options.timeout };
+    const request: UsersRequest = { role: resolved.role, caller: { ...resolved, now: engine.now() }, rules, deadline: Date.now() + options.timeout };
     ctx.vary('Authorization');
     return { request, grants: action ? grantsToWrite({ rules, role: resolved.role, model }, action) : null };
   };
 
   router.get('/users/count', async (ctx) => {
     const { request } = await caller(ctx, null);
-    answer(ctx, await admin.count(request));
+    answer(ctx, await admin.count(request, parseQueryString(ctx.querystring)));
   });
 
   router.post('/users', async (ctx) => {

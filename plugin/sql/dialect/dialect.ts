@@ -63,6 +63,8 @@ export interface Dialect {
    * columns, too narrow for ids like 9999999999; json parameters are JSON text.
    */
   typed(placeholder: string, type: ScalarType | 'integer'): string;
+  /** A parameter holding JSON text, as a JSON value inside an object the statement builds, its keys in the text's order. */
+  jsonValue(placeholder: string): string;
   /** A filter value as a parameter of this engine (booleans, datetimes differ). */
   parameter(type: ScalarType | 'integer', value: FilterValue): unknown;
   /** A column's value as the text the API returns for it, for the text operators on any type. */

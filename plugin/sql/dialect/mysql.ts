@@ -96,6 +96,7 @@ export const mysqlDialect: Dialect = {
   unindexed: (column) => `COALESCE(${column})`,
   rowById: (table, alias, id) => ({ join: `JOIN ${table} ${alias}`, conditions: [`${alias}."id" = ${id}`] }),
   checkpoint: null,
+  jsonValue: (placeholder) => `JSON_EXTRACT(${placeholder}, '$')`,
   typed(placeholder, type) {
     if (STRING_TYPES.has(type)) return `${placeholder} COLLATE ${BINARY}`;
     if (type === 'json') return `JSON_EXTRACT(${placeholder}, '$')`;

@@ -50,6 +50,8 @@ export const postgresDialect: Dialect = {
     join: `CROSS JOIN LATERAL (SELECT * FROM ${table} ${alias} WHERE ${alias}."id" = ${id} OFFSET 0) ${alias}`,
     conditions: [],
   }),
+  // json, not jsonb: jsonb would reorder the keys.
+  jsonValue: (placeholder) => `(${placeholder})::text::json`,
   typed: (placeholder, type) =>
     type === 'integer' ? `${placeholder}::bigint` : type === 'json' ? `${placeholder}::jsonb` : type === 'boolean' ? `${placeholder}::boolean` : placeholder,
   parameter(type, value) {

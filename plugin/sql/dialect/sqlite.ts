@@ -55,6 +55,7 @@ export const sqliteDialect: Dialect = {
   rowById: (table, alias, id) => ({ join: `CROSS JOIN ${table} ${alias}`, conditions: [`${alias}."id" = ${id}`] }),
   checkpoint: `${CHECKPOINT_FUNCTION}()`,
   typed: (placeholder, type) => (type === 'json' ? `json(${placeholder})` : placeholder),
+  jsonValue: (placeholder) => `json(${placeholder})`,
   parameter(type, value) {
     if (value === null) return null;
     if (type === 'boolean') return value === true || value === 'true' ? 1 : 0;

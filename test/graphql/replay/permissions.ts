@@ -24,7 +24,7 @@ type Grants = Record<string, string[]>;
 
 /**
  * A Strapi action as the package names it ([type, action]), or null for an action the package
- * has no grant for (the i18n plugin's locales, the users-permissions routes of login).
+ * has no grant for (the users-permissions routes of login).
  */
 export function packageAction(action: string): [string, string] | null {
   const api = /^api::([\w-]+)\.\1\.(find|findOne|create|update|delete)$/.exec(action);
@@ -33,6 +33,7 @@ export function packageAction(action: string): [string, string] | null {
   if (upload) return ['file', upload[1]];
   const users = /^plugin::users-permissions\.(user|role)\.(find|findOne|create|update|destroy)$/.exec(action);
   if (users) return [users[1], users[2] === 'destroy' ? 'delete' : users[2]];
+  if (action === 'plugin::i18n.locales.listLocales') return ['locale', 'find'];
   return null;
 }
 
@@ -46,7 +47,9 @@ function grantsOf(actions: readonly string[]): Grants {
 }
 
 function tokenGrants(token: RecordedToken): Grants {
-  if (token.type === 'full-access') return { ...Object.fromEntries(CONTENT_TYPES.map((type) => [type, EVERY_ACTION])), file: EVERY_FILE_ACTION };
+  if (token.type === 'full-access') {
+    return { ...Object.fromEntries(CONTENT_TYPES.map((type) => [type, EVERY_ACTION])), file: EVERY_FILE_ACTION, locale: ['find'], folder: ['find', 'findOne'] };
+  }
   return grantsOf(token.actions ?? []);
 }
 

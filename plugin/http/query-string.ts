@@ -6,7 +6,7 @@
  */
 import qs from 'qs';
 import { ValidationError } from '../errors.js';
-import { childPath } from './path.js';
+import { childPath } from '../query/path.js';
 
 export const QUERY_LIMITS = { depth: 20, arrayItems: 100, parameters: 1000 } as const;
 
