@@ -92,8 +92,10 @@ describe('SQLite read workers: a lane for light statements', function () {
       const [firstDone, secondDone, lightDone] = await Promise.all([first, second, light]);
       expect(finished).to.deep.equal(['light', 'heavy 1', 'heavy 2']);
       expect(lightDone).to.be.below(firstDone / 2);
-      // One after the other on the one worker that takes heavy statements, not side by side.
-      expect(secondDone).to.be.at.least(firstDone * 1.6);
+      // One after the other on the one worker that takes heavy statements, not side by side (side by
+      // side, both end together). Not 2×: on a machine busy with other suites the first is slowed
+      // more than the second.
+      expect(secondDone).to.be.at.least(firstDone * 1.3);
     } finally {
       await pool.close();
     }

@@ -87,7 +87,10 @@ export async function uploadApi(
   };
 }
 
-/** The temporary folders uploads are received in that exist now (none should outlive its request). */
+/**
+ * The temporary folders this process's uploads are received in that exist now (none should
+ * outlive its request). Other test processes share the tmpdir: their folders carry their pid.
+ */
 export function receivingFolders(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('content-api-upload-') && !name.startsWith('content-api-upload-storage-'));
+  return readdirSync(tmpdir()).filter((name) => name.startsWith(`content-api-upload-${process.pid}-`));
 }
