@@ -100,6 +100,8 @@ export interface ContentApiOptions {
    * primary by the replication delay.
    */
   replicas?: readonly (string | Knex)[];
+  /** How long a replica that failed is set aside, its share going to the others (ms; default 5000). */
+  replicaSetAside?: number;
   /**
    * Create the missing tables, columns and indexes at start (default true); never drops anything
    * but an index it made for a schema file's declaration that is gone (docs/indexes.md).
@@ -348,7 +350,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     maxQueuedStatements: options.maxQueuedStatements,
     sqliteReadWorkers: options.sqliteReadWorkers,
   };
-  const executor = createExecutor(knex, { replicas, ...executorOptions });
+  const executor = createExecutor(knex, { replicas, replicaSetAside: options.replicaSetAside, ...executorOptions });
   // A write's answer is read where the write went: a replica may not have it yet.
   const primaryExecutor = replicas.length ? createExecutor(knex, executorOptions) : executor;
   let cache: StartedCache | null = null;

@@ -57,6 +57,8 @@ export interface ExecutionOptions {
   readonly sqliteReadWorkers?: number;
   /** PostgreSQL or MariaDB read replicas: reads are spread over them, and the primary serves reads only when none answers. */
   readonly replicas?: readonly Knex[];
+  /** How long a replica that failed is set aside before it is tried again (ms; default 5000). */
+  readonly replicaSetAside?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -38,7 +38,7 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
   };
   const primary = openPool(knex);
   const replicas = (options.replicas ?? []).map(openPool);
-  const targets = new ReadTargets(primary, replicas);
+  const targets = new ReadTargets(primary, replicas, options.replicaSetAside);
 
   /** Runs `statement` under admission on the first target that answers, with `read` reading its result there. */
   const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, hints: StatementHints, read: (target: Pool, sql: string, values: unknown[]) => Promise<T>): Promise<T> => {

@@ -35,7 +35,7 @@ export function postgresExecutor(primary: Knex, options: ExecutionOptions): Exec
   // Heavy statements at most one per core: the server's processes then leave room for light ones.
   const admission = queueFor(options.maxConcurrentStatements ?? 4 * availableParallelism(), availableParallelism(), options);
   const costs = new StatementCosts();
-  const targets = new ReadTargets(primary, options.replicas ?? []);
+  const targets = new ReadTargets(primary, options.replicas ?? [], options.replicaSetAside);
   const databases = [primary, ...(options.replicas ?? [])];
   // One body worker per heavy statement admission lets run at once.
   const bodies = PostgresBodyPool.for(databases, { size: availableParallelism(), statementTimeout: timeout });

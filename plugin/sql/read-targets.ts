@@ -5,7 +5,7 @@
  * so a replica that comes back gets its share back without a restart.
  */
 
-/** How long a replica that failed is skipped (ms). */
+/** How long a replica that failed is skipped by default (ms). */
 const SET_ASIDE_MS = 5_000;
 
 export class ReadTargets<T> {
@@ -15,6 +15,7 @@ export class ReadTargets<T> {
   constructor(
     private readonly primary: T,
     private readonly replicas: readonly T[],
+    private readonly setAsideMs = SET_ASIDE_MS,
   ) {}
 
   /** The targets in the order to try them for one statement: the replicas that answer (the next in turn first), the primary, then the replicas set aside. */
@@ -29,7 +30,7 @@ export class ReadTargets<T> {
   }
 
   failed(target: T): void {
-    if (target !== this.primary) this.downUntil.set(target, Date.now() + SET_ASIDE_MS);
+    if (target !== this.primary) this.downUntil.set(target, Date.now() + this.setAsideMs);
   }
 
   answered(target: T): void {

@@ -140,7 +140,7 @@ describe('faults: SQLite locked by another writer', function () {
 });
 
 /**
- * Sends a request every 100 ms while the server is stopped for 10 s and started again: before,
+ * Sends a request every 100 ms while the server is stopped for 6 s and started again: before,
  * only 200s; while it is down, only 503s in the envelope, none waiting past the connect timeout;
  * from 3 s after it is back, only 200s again, without a restart of the service.
  */
@@ -159,10 +159,10 @@ async function expectOutageAnsweredAndRecovered(served: ServedApi, server: { sto
   await sleep(1_500);
   const stoppedAt = Date.now();
   await server.stop();
-  await sleep(10_000);
+  await sleep(6_000);
   await server.start();
   const startedAt = Date.now();
-  await sleep(5_000);
+  await sleep(4_500);
   sending = false;
   await load;
 
