@@ -175,7 +175,7 @@ process.once('SIGINT', () => server.close(() => void api.close()));
 const USERS_TEST = `import assert from 'node:assert/strict';
 import { createTestApi, testDatabases, type TestApi } from 'koa-content-api/testing';
 
-// SQLite, and PostgreSQL too when TEST_DATABASE_URL names a server.
+// SQLite, and PostgreSQL when TEST_DATABASE_URL names a server, MariaDB when TEST_MYSQL_URL does.
 for (const database of testDatabases()) {
   describe(\`end users (\${database})\`, () => {
     let api: TestApi;
@@ -219,7 +219,7 @@ note:
 const TEST = `import assert from 'node:assert/strict';
 import { createTestApi, testDatabases, type TestApi } from 'koa-content-api/testing';
 
-// SQLite, and PostgreSQL too when TEST_DATABASE_URL names a server.
+// SQLite, and PostgreSQL when TEST_DATABASE_URL names a server, MariaDB when TEST_MYSQL_URL does.
 for (const database of testDatabases()) {
   describe(\`notes (\${database})\`, () => {
     let api: TestApi;
