@@ -33,16 +33,30 @@ function controller(actions: Record<string, boolean>): Record<string, { enabled:
   return Object.fromEntries(Object.entries(actions).map(([action, enabled]) => [action, { enabled, policy: '' }]));
 }
 
-function apiActions(registry: Registry, can: (uid: string, action: Action) => boolean): PermissionsTree {
-  const tree: PermissionsTree = {};
-  const types = registry.contentTypes.filter((model) => model.uid.startsWith('api::')).sort((a, b) => (a.uid < b.uid ? -1 : 1));
+/** Plugins whose actions the tree lists itself: Strapi's own, with routes of their own. */
+const STRAPI_PLUGINS = new Set(['content-type-builder', 'email', 'upload', 'users-permissions', 'i18n']);
+
+/**
+ * The core actions of the app's types, by API (`api::article`) or by the app's own plugin
+ * (`plugin::navigation`), each type a controller named by its uid; Strapi's i18n adds
+ * `createLocalization` to the localized types of APIs only.
+ */
+function typeActions(registry: Registry, can: (uid: string, action: Action) => boolean): { apis: PermissionsTree; plugins: PermissionsTree } {
+  const apis: PermissionsTree = {};
+  const plugins: PermissionsTree = {};
+  const types = [...registry.contentTypes].sort((a, b) => (a.uid < b.uid ? -1 : 1));
   for (const model of types) {
+    const [, owner, name] = /^(api::[^.]+|plugin::[^.]+)\.(.+)$/.exec(model.uid) ?? [];
+    if (!owner || !name) continue;
+    const isApi = owner.startsWith('api::');
+    if (!isApi && STRAPI_PLUGINS.has(owner.slice('plugin::'.length))) continue;
     const actions: Action[] = model.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
     const flags: Record<string, boolean> = Object.fromEntries(actions.map((action) => [action, can(model.uid, action)]));
-    if (model.localized) flags.createLocalization = can(model.uid, 'create');
-    tree[model.uid.replace(/\.[^.]+$/, '')] = { controllers: { [model.singularName]: controller(flags) } };
+    if (isApi && model.localized) flags.createLocalization = can(model.uid, 'create');
+    const tree = isApi ? apis : plugins;
+    tree[owner] = { controllers: { ...tree[owner]?.controllers, [name]: controller(flags) } };
   }
-  return tree;
+  return { apis, plugins };
 }
 
 /**
@@ -53,8 +67,9 @@ export function permissionsTree(registry: Registry, permissions: Permissions, co
   const grants: Grants | null = role === null ? null : grantsFor(permissions, role);
   const can = (uid: string, action: Action) => grants?.can(uid, action) === true;
   const file = registry.file.uid;
+  const types = typeActions(registry, can);
   return {
-    ...apiActions(registry, can),
+    ...types.apis,
     'plugin::content-type-builder': { controllers: { components: controller({ getComponents: false, getComponent: false }), 'content-types': controller({ getContentTypes: false, getContentType: false }) } },
     'plugin::email': { controllers: { email: controller({ send: false }) } },
     'plugin::upload': { controllers: { 'content-api': controller({ find: can(file, 'find'), findOne: can(file, 'findOne'), destroy: can(file, 'destroy'), upload: can(file, 'upload') }) } },
@@ -74,6 +89,7 @@ export function permissionsTree(registry: Registry, permissions: Permissions, co
         permissions: controller({ getPermissions: can(ROLE_UID, 'find') }),
       },
     },
+    ...types.plugins,
     'plugin::i18n': { controllers: { locales: controller({ listLocales: can(LOCALE_UID, 'find') }) } },
   };
 }

@@ -18,12 +18,14 @@ const OPTIONS = {
   out: { type: 'string', default: '.' },
   'custom-field': { type: 'string', multiple: true },
   database: { type: 'string' },
+  users: { type: 'boolean', default: false },
 } as const;
 
-const USAGE = commandHelp('import-strapi <strapi-app-dir> [--out DIR] [--custom-field UID=TYPE …] [--database URL]', OPTIONS, {
+const USAGE = commandHelp('import-strapi <strapi-app-dir> [--out DIR] [--custom-field UID=TYPE …] [--database URL] [--users]', OPTIONS, {
   out: ['DIR', 'where content-types/ and components/ are written (default .)'],
   'custom-field': ['UID=TYPE', 'the type a custom field stores (plugin::ckeditor.CKEditor=richtext), when its plugin is not in the app\'s node_modules; repeatable'],
   database: ['URL', "the app's database (sqlite:<path> or postgres://…), read only: a custom field nothing else explains takes its column's type"],
+  users: ['', "add users-permissions' user and role even when no type refers to them, for serving end users (serve --users)"],
 });
 
 /** Run the command; returns the exit code. */
@@ -35,7 +37,7 @@ export async function run(args: string[]): Promise<number> {
   const customFields = Object.fromEntries((values['custom-field'] ?? []).map(parseCustomField));
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const bar = progressBar(process.stdout, 'converting');
-  const convert = (database?: Knex) => importStrapiApp(appDir, outDir, { customFields, database, progress: bar.update }).finally(bar.finish);
+  const convert = (database?: Knex) => importStrapiApp(appDir, outDir, { customFields, database, users: values.users, progress: bar.update }).finally(bar.finish);
   let report: ImportReport;
   try {
     report = values.database ? await withDatabase(prepareDatabase(values.database, { create: false }), convert) : await convert();

@@ -2,7 +2,7 @@
  * `content-api serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync]
  * [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS]
  * [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]… [--allow-missing-permissions]
- * [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]`:
+ * [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN] [mail and provider flags]]`:
  * a Koa server with the API at /api, /_health and /_ready.
  * `--port 0` picks a free port; the address is printed once listening. `--seed` fills a
  * database without entries with the demo data first (the quick start's `npm start`), and never
@@ -59,7 +59,7 @@ const OPTIONS = {
 } as const;
 
 const USAGE = commandHelp(
-  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--cache SIZE [--cache-max-age MS]] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN]]',
+  'serve [--root DIR] [--database URL] [--host H] [--port P] [--no-sync] [--no-server-timing] [--default-locale CODE] [--locales CODES] [--seed] [--openapi] [--graphql] [--dev] [--timeout MS] [--cors ORIGINS] [--quiet] [--watch] [--workers N] [--replica URL]... [--allow-missing-permissions] [--cache SIZE [--cache-max-age MS]] [--users [--register [--default-role TYPE]] [--email-confirmation] [--jwt-expires-in SPAN] [--server-url URL] [--smtp-host HOST --mail-from ADDRESS [--smtp-port P] [--smtp-user U] [--smtp-secure] [--reset-password-url URL] [--confirmation-redirect URL]] [--github-callback URL [--github-client-id ID]] [--google-callback URL [--google-client-id ID]]]',
   OPTIONS,
   {
     ...SCHEMA_AND_DATABASE_HELP,

@@ -23,7 +23,7 @@ export function openApiHandler(engine: ReadEngine, options: RouterOptions) {
       document = JSON.stringify(generateOpenApi(engine.registry, grantsFor(current, role), {
         prefix: options.prefix,
         maxLimit: options.maxLimit,
-        users: options.users && { register: options.users.config.register !== null },
+        users: options.users && { register: options.users.config.register !== null, email: options.users.config.email !== null, providers: [...options.users.config.providers.keys()] },
         upload: options.upload !== undefined,
       }));
       byRole.set(role, document);

@@ -15,6 +15,7 @@ import { envelopeSchemas, ERROR_SCHEMA, localizationSchema, modelResponseSchemas
 import { writeOperations } from './write-operations.js';
 import { LOGIN_TOKEN_SCHEME, USER_SCHEMA_NAMES, userOperations } from './user-operations.js';
 import { UPLOAD_SCHEMA_NAMES, uploadOperations } from './upload-operations.js';
+import { ACCOUNT_SCHEMA_NAMES, accountOperations, localeOperations } from './account-operations.js';
 
 export interface OpenApiOptions {
   /** Route prefix (default `/api`). */
@@ -23,8 +24,12 @@ export interface OpenApiOptions {
   readonly maxLimit?: number;
   readonly title?: string;
   readonly version?: string;
-  /** The end-user routes the API serves (the `users` option): login and /users/me, and registration when `register`. */
-  readonly users?: { readonly register: boolean };
+  /**
+   * The end-user routes the API serves (the `users` option): login, /users/me, change-password,
+   * the users and roles routes the role's actions allow; registration when `register`, the mailed
+   * flows when `email`, third-party login for each of `providers`.
+   */
+  readonly users?: { readonly register: boolean; readonly email?: boolean; readonly providers?: readonly string[] };
   /** Whether the API serves the media library's routes (default true; false with `upload: false`). */
   readonly upload?: boolean;
 }
@@ -33,7 +38,7 @@ export interface OpenApiOptions {
  * Names the document declares itself, which model schemas must not take. The write schemas'
  * names are reserved for every role, so that a type's name does not depend on what the role may do.
  */
-const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES, ...USER_SCHEMA_NAMES, ...UPLOAD_SCHEMA_NAMES]);
+const RESERVED = new Set(['Error', 'FilterOperators', 'ValidationError', ...SHARED_INPUT_NAMES, ...USER_SCHEMA_NAMES, ...ACCOUNT_SCHEMA_NAMES, ...UPLOAD_SCHEMA_NAMES]);
 
 export function generateOpenApi(registry: Registry, grants: Grants, options: OpenApiOptions = {}): Record<string, unknown> {
   const scope: SchemaScope = { registry, grants, names: modelTypeNames(registry, RESERVED) };
@@ -55,7 +60,9 @@ export function generateOpenApi(registry: Registry, grants: Grants, options: Ope
     if (Object.keys(writes).length) written.push(model);
   }
   const users = options.users ? userOperations(registry, prefix, options.users.register) : null;
-  if (users) Object.assign(paths, users.paths);
+  const accounts = users?.schemas.AuthUser ? accountOperations(grants, prefix, { email: options.users?.email ?? false, providers: options.users?.providers ?? [] }, users.schemas.AuthUser) : null;
+  const locales = localeOperations(grants, prefix);
+  Object.assign(paths, users?.paths, accounts?.paths, locales.paths);
   const uploads = options.upload === false ? null : uploadOperations(scope, prefix, options.maxLimit ?? 100);
   if (uploads) Object.assign(paths, uploads.paths);
   // A file list answers the file type's query grammar (its fields, filters and sort).
@@ -65,7 +72,7 @@ export function generateOpenApi(registry: Registry, grants: Grants, options: Ope
     info: { title: options.title ?? 'Content API', version: options.version ?? '1.0.0', description: `The content API as the role "${grants.role}" may call it.` },
     paths,
     components: {
-      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written), ...users?.schemas, ...(uploads && Object.keys(uploads.paths).length ? { ...uploads.schemas, Error: ERROR_SCHEMA } : {}) },
+      schemas: { ...responseSchemas(scope, routed), ...inputSchemas(scope, written), ...users?.schemas, ...accounts?.schemas, ...locales.schemas, ...(uploads && Object.keys(uploads.paths).length ? { ...uploads.schemas, Error: ERROR_SCHEMA } : {}) },
       securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'An API token of permissions.yaml' }, ...(users ? { loginToken: LOGIN_TOKEN_SCHEME } : {}) },
     },
     security: [{}, { apiToken: [] }, ...(users ? [{ loginToken: [] }] : [])],

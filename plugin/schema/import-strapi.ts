@@ -67,6 +67,11 @@ export interface StrapiSchema {
 }
 
 export interface ImportOptions extends CustomFieldChoices {
+  /**
+   * Add users-permissions' `user` and `role` even when no type refers to them: an app serving end
+   * users (login, registration) through the `users` option needs them (`--users`).
+   */
+  users?: boolean;
   progress?: (done: number, total: number, file: string) => void;
 }
 
@@ -79,7 +84,7 @@ export async function importStrapiApp(appDir: string, outDir: string, options: I
   const schemas = [...(await readContentTypes(appDir)), ...(await readPluginContentTypes(appDir)), ...(await readComponents(appDir))];
   if (!schemas.length) throw new Error(`no Strapi schema found in ${join(appDir, 'src')} (expected api/*/content-types/*/schema.json)`);
   const extendsUsersPermissions = (await listFolders(join(appDir, 'src', 'extensions', 'users-permissions', 'content-types'))).length > 0;
-  if (extendsUsersPermissions || schemas.some(refersToUsersPermissions)) {
+  if (options.users || extendsUsersPermissions || schemas.some(refersToUsersPermissions)) {
     schemas.push(await readUsersPermissions(appDir, 'user'), await readUsersPermissions(appDir, 'role'));
   }
   const seen = new Set<string>();

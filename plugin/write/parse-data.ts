@@ -86,7 +86,8 @@ function parseRowInto(context: DataContext, model: Model, data: Record<string, u
         break;
       }
       case 'media': {
-        if (!context.grants.can(FILE_UID, 'find')) {
+        // Emptying names no file, so it tells nothing of them: any role may (Strapi stores it too).
+        if (!context.grants.can(FILE_UID, 'find') && !namesNoFile(value)) {
           problems.push({ path, message: `${labelOf(path)} holds files, which this role may not read` });
           break;
         }
@@ -131,6 +132,11 @@ function checkRequired(model: Model, data: Record<string, unknown>, options: Row
 }
 
 /** Media: a file id, `{ id }`, a list of them, or null. A single-file attribute takes one. */
+/** `null` or an empty list: a media value that names no file. */
+function namesNoFile(value: unknown): boolean {
+  return value === null || (Array.isArray(value) && value.length === 0);
+}
+
 function parseMedia(attribute: MediaAttribute, value: unknown, path: DataPath, problems: DataProblem[]): MediaChange | null {
   const values = value === null ? [] : Array.isArray(value) ? value : [value];
   const ids = values.map((entry) => parseId(isPlainObject(entry) && Object.keys(entry).length === 1 ? entry.id : entry));

@@ -304,4 +304,4 @@ function series(count, make) {
   });
 }
 
-export { settings };
+export { settings, token, post, login, me, locales, forgot, newPassword, change, createUser, updateUser, deleteUser, countUsers, roles, RESET };

@@ -5,6 +5,11 @@
 // hand, never by `npm test`, after a build (the mail server is test/support/mail-box.ts):
 //
 //   npx tsc -p tsconfig.json && node test/accounts/record.mjs [--port 4701] [--smtp 4711] [--out test/accounts/recorded]
+//   npx tsc -p tsconfig.json && node test/accounts/record.mjs --app getstarted [--port 4701] [--smtp 4711]
+//
+// With `--app <name>`, the reference serves that app of test/apps/ instead (a private copy made as
+// test/apps/record.mjs makes it, on a fresh database: no users but the ones the cases register),
+// the cases are app-cases.mjs's, and the recording goes to test/accounts/apps/<name>/.
 //
 // The reference serves a fresh copy of the small conformance fixture (users user01…user08,
 // passwords `Password-<n>!`; user04 and user08 unconfirmed, user08 blocked) from a private copy of
@@ -13,14 +18,16 @@
 // list the locales, are written into the database as the case asks (cases.mjs); Strapi reads them
 // at every request. A token the flows need is read from the link of the mail that carried it.
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stopReference, waitUntilServing, watchReference } from '../support/reference-process.mjs';
 import { normalizeRunDates, sendFrom, writeGroupedRecordings } from '../support/reference-requests.mjs';
-import { CUSTOM_TEMPLATES, groups, JWT_SECRET, PROVIDERS, STOCK } from './cases.mjs';
+import { appGroups } from './app-cases.mjs';
+import { CUSTOM_TEMPLATES, groups as fixtureGroups, JWT_SECRET, PROVIDERS, STOCK } from './cases.mjs';
+import { bootReference, ensurePlugins, prepareAppCopy, readAppPlugins, readAppSchemas } from '../apps/reference-copy.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -34,7 +41,8 @@ function option(name, fallback) {
 }
 const port = Number(option('port', '4701'));
 const smtpPort = Number(option('smtp', '4711'));
-const out = resolve(option('out', join(here, 'recorded')));
+const appName = option('app', null);
+const out = resolve(option('out', appName ? join(here, 'apps', appName) : join(here, 'recorded')));
 const server = `http://127.0.0.1:${port}`;
 
 const require = createRequire(join(repo, 'package.json'));
@@ -62,7 +70,30 @@ function prepareApp(dir) {
   return { app, db };
 }
 
+/** Strapi's own attributes of users-permissions' user: an app's extension adds the others. */
+const STOCK_USER_ATTRIBUTES = new Set(['username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked', 'role']);
+
+/** The attributes an app's extension of the user adds (none when it does not extend it). */
+function extraUserAttributes(sourceDir) {
+  const file = join(sourceDir, 'src', 'extensions', 'users-permissions', 'content-types', 'user', 'schema.json');
+  if (!existsSync(file)) return {};
+  const { attributes } = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.fromEntries(Object.entries(attributes).filter(([name]) => !STOCK_USER_ATTRIBUTES.has(name)));
+}
+
+/** A private copy of the reference serving an app of test/apps/, its mails sent to the loopback mail server. */
+async function prepareCorpusApp(dir) {
+  const sourceDir = join(here, '..', 'apps', appName, 'strapi-src');
+  const plugins = readAppPlugins(sourceDir);
+  ensurePlugins(plugins);
+  const { types } = await readAppSchemas(sourceDir);
+  const email = `  email: { config: { provider: 'sendmail', providerOptions: { devHost: '127.0.0.1', devPort: ${smtpPort}, silent: true } } },`;
+  prepareAppCopy({ shadow: dir, sourceDir, types, plugins, extraPlugins: email });
+  return { app: dir, db: join(dir, '.tmp', 'data.db'), groups: appGroups(extraUserAttributes(sourceDir)) };
+}
+
 function serve(app) {
+  if (appName) return bootReference(app, port);
   const child = spawn(process.execPath, [join(oracleApp, 'node_modules', '@strapi', 'strapi', 'bin', 'strapi.js'), 'start'], {
     cwd: app,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATABASE_FILENAME: '.tmp/data.db', JWT_SECRET, STRAPI_TELEMETRY_DISABLED: 'true', STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true' },
@@ -166,7 +197,7 @@ async function runCase(testCase, context) {
   return { result, mails };
 }
 
-async function runCases(db, box, runStartedAt) {
+async function runCases(groups, db, box, runStartedAt) {
   const context = { db, box, kept: {}, saved: {} };
   const recorded = [];
   let seq = 0;
@@ -192,15 +223,17 @@ async function runCases(db, box, runStartedAt) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'record-accounts-'));
-  const { app, db } = prepareApp(dir);
+  // The app copy's users-permissions reads its secret from the environment.
+  process.env.JWT_SECRET = JWT_SECRET;
+  const { app, db, groups } = appName ? await prepareCorpusApp(join(dir, 'app')) : { ...prepareApp(dir), groups: fixtureGroups };
   const box = await MailBox.start(smtpPort);
   const child = serve(app);
   try {
     await waitUntilServing(child, `${server}/_health`, (response) => response.status === 204);
     const runStartedAt = Date.now();
-    writeGroupedRecordings(out, await runCases(db, box, runStartedAt), {
+    writeGroupedRecordings(out, await runCases(groups, db, box, runStartedAt), {
       reference: 'Strapi 4.26.2, users-permissions 4.26.2, i18n 4.26.2, email 4.26.2 (sendmail to a loopback mail server)',
-      fixture: 'conformance/db/strapi-small.db',
+      fixture: appName ? `test/apps/${appName} on a fresh database` : 'conformance/db/strapi-small.db',
       jwtSecret: JWT_SECRET,
       recordedAt: new Date(runStartedAt).toISOString(),
     });

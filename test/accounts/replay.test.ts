@@ -9,6 +9,10 @@
  * `"<now>"` as a time close to now), and so are the mails (codes and the API's address aside) and
  * redirects (the API's address and the OAuth state the plugin adds aside).
  * The few cases where the plugin answers otherwise by decision are listed in DEVIATIONS.
+ *
+ * The same replay runs the cases recorded on each app of test/accounts/apps (app-cases.mjs): the
+ * app imported as it is, over an empty database the API syncs, its Public role granted nothing of
+ * the app's types, as the reference's fresh database had it.
  */
 import { expect } from 'chai';
 import supertest, { type Test } from 'supertest';
@@ -18,10 +22,26 @@ import { testDatabaseKinds } from '../support/databases.js';
 import { MailBox } from '../support/mail-box.js';
 import { firstDifference } from '../writes/replay/compare.js';
 import { freshFixture, type FreshFixture } from '../writes/support/fixture.js';
-import { codeIn, comparableMail, comparableRedirect, CountingSender, JWT_SECRET, permissionsFor, recordedCases, serveAccounts, withCodes, type RecordedCase, type Settings } from './support.js';
-import { DEVIATIONS } from './deviations.js';
+import type { DatabaseClient } from '../../plugin/storage/database.js';
+import { appFixture, APP_RECORDINGS_DIR, recordedApps } from './app-fixture.js';
+import { codeIn, comparableMail, comparableRedirect, CountingSender, FIXTURE_PUBLIC, JWT_SECRET, permissionsFor, recordedCases, serveAccounts, withCodes, type RecordedCase, type Settings } from './support.js';
+import { APP_DEVIATIONS, DEVIATIONS } from './deviations.js';
+import { join } from 'node:path';
 
-const cases = recordedCases();
+interface Recording {
+  /** `the small fixture`, or the app's name. */
+  readonly label: string;
+  readonly cases: RecordedCase[];
+  readonly fixture: (client: DatabaseClient) => Promise<FreshFixture>;
+  /** The Public role's reads beside what the settings grant, and whether the API syncs the database. */
+  readonly serve: { readonly publicGrants: string; readonly sync: boolean };
+}
+
+const fixtureCases = recordedCases();
+const recordings: Recording[] = [
+  { label: 'the small fixture', cases: fixtureCases, fixture: (client) => freshFixture(client, permissionsFor(fixtureCases[0].settings)), serve: { publicGrants: FIXTURE_PUBLIC, sync: false } },
+  ...recordedApps().map((app) => ({ label: app, cases: recordedCases(join(APP_RECORDINGS_DIR, app)), fixture: (client: DatabaseClient) => appFixture(app, client), serve: { publicGrants: '', sync: true } })),
+];
 
 function withoutJwt(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body) || !('jwt' in body)) return body;
@@ -30,14 +50,16 @@ function withoutJwt(body: unknown): unknown {
 }
 
 /** The recorded case, or what the plugin answers instead by decision. */
-function expected(recorded: RecordedCase): RecordedCase {
-  const deviation = DEVIATIONS[`${recorded.group}: ${recorded.name}`];
+function expected(recorded: RecordedCase, app: boolean): RecordedCase {
+  const key = `${recorded.group}: ${recorded.name}`;
+  const deviation = (app ? APP_DEVIATIONS[key] : undefined) ?? DEVIATIONS[key];
   if (!deviation) return recorded;
   return { ...recorded, ...(typeof deviation.answer === 'function' ? deviation.answer(recorded) : deviation.answer) };
 }
 
+for (const { label, cases, fixture: makeFixture, serve } of recordings)
 for (const { client, name } of testDatabaseKinds()) {
-  describe(`accounts: the answers and mails recorded from Strapi 4.26.2 (${name})`, function () {
+  describe(`accounts: the answers and mails recorded from Strapi 4.26.2, ${label} (${name})`, function () {
     this.timeout(60_000);
     let fixture: FreshFixture;
     let box: MailBox;
@@ -49,7 +71,7 @@ for (const { client, name } of testDatabaseKinds()) {
     before(async () => {
       box = await MailBox.start();
       sender = new CountingSender(box);
-      fixture = await freshFixture(client, permissionsFor(cases[0].settings));
+      fixture = await makeFixture(client);
     });
 
     after(async () => {
@@ -64,7 +86,7 @@ for (const { client, name } of testDatabaseKinds()) {
       const key = JSON.stringify(settings);
       let api = apis.get(key);
       if (!api) {
-        api = await serveAccounts(fixture, settings, sender, String(apis.size));
+        api = await serveAccounts(fixture, settings, sender, String(apis.size), serve);
         apis.set(key, api);
       }
       return api;
@@ -84,7 +106,7 @@ for (const { client, name } of testDatabaseKinds()) {
     }
 
     for (const recorded of cases) {
-      const want = expected(recorded);
+      const want = expected(recorded, serve.sync);
       it(`${recorded.seq} ${recorded.group}: ${recorded.name} (${want.status})`, async () => {
         const api = await apiFor(recorded.settings);
         const before = box.mails.length;

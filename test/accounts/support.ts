@@ -72,9 +72,9 @@ export interface RecordedCase {
 
 export const JWT_SECRET = readGroupedIndex(RECORDED_DIR).jwtSecret;
 
-/** Every recorded case in `seq` order. */
-export function recordedCases(): RecordedCase[] {
-  return readGroupedCases<RecordedCase>(RECORDED_DIR);
+/** Every case recorded in `dir` (the fixture's by default, or an app's of test/accounts/apps), in `seq` order. */
+export function recordedCases(dir = RECORDED_DIR): RecordedCase[] {
+  return readGroupedCases<RecordedCase>(dir);
 }
 
 /** permissions.yaml's action for each users-permissions action a case may grant: Strapi's count is `find`, its destroy `delete`. */
@@ -88,8 +88,19 @@ const PLUGIN_ACTIONS: Readonly<Record<string, [type: string, action: string]>> =
   'permissions.getPermissions': ['role', 'find'],
 };
 
-/** The fixture's Public grants, the locales to each role the settings grant them to, and the Authenticated role's actions on users. */
-export function permissionsFor(settings: Settings): string {
+/** What the small fixture's Public role reads. */
+export const FIXTURE_PUBLIC = `
+    article: [find, findOne]
+    category: [find, findOne]
+    restaurant: [findOne]
+    file: [find, findOne]
+    user: [find, findOne]`;
+
+/**
+ * The Public role's grants (`publicGrants`: the fixture's, or none on an app's fresh database), the
+ * locales to each role the settings grant them to, and the Authenticated role's actions on users.
+ */
+export function permissionsFor(settings: Settings, publicGrants = FIXTURE_PUBLIC): string {
   const authenticated = new Map<string, Set<string>>();
   if (settings.locales.authenticated) authenticated.set('locale', new Set(['find']));
   // Strapi's role writes have no action here: roles live in permissions.yaml.
@@ -98,13 +109,9 @@ export function permissionsFor(settings: Settings): string {
     authenticated.set(type, new Set([...(authenticated.get(type) ?? []), action]));
   }
   const lines = [...authenticated].map(([type, actions]) => `\n    ${type}: [${[...actions].join(', ')}]`).join('');
+  const publicLines = `${publicGrants}${settings.locales.public ? '\n    locale: [find]' : ''}`;
   return `roles:
-  public:
-    article: [find, findOne]
-    category: [find, findOne]
-    restaurant: [findOne]
-    file: [find, findOne]
-    user: [find, findOne]${settings.locales.public ? '\n    locale: [find]' : ''}
+  public:${publicLines || ' {}'}
   authenticated:${lines || ' {}'}
 `;
 }
@@ -163,11 +170,14 @@ export function usersOption(settings: Settings, sender: MailSender, more: Partia
   };
 }
 
-/** An API over `fixture` under `settings`, with its own permissions file beside the fixture's. */
-export async function serveAccounts(fixture: FreshFixture, settings: Settings, sender: MailSender, name: string): Promise<ServedApi> {
+/**
+ * An API over `fixture` under `settings`, with its own permissions file beside the fixture's
+ * (`publicGrants`, the Public role's reads); `sync` for an app's fresh database.
+ */
+export async function serveAccounts(fixture: FreshFixture, settings: Settings, sender: MailSender, name: string, { publicGrants = FIXTURE_PUBLIC, sync = false } = {}): Promise<ServedApi> {
   const permissionsFile = join(fixture.root, `permissions-${name}.yaml`);
-  writeFileSync(permissionsFile, permissionsFor(settings));
-  return serveUsers(fixture, usersOption(settings, sender), { permissionsFile });
+  writeFileSync(permissionsFile, permissionsFor(settings, publicGrants));
+  return serveUsers(fixture, usersOption(settings, sender), { permissionsFile, sync });
 }
 
 /** A mail as the recordings hold it: the codes and the API's address left out. */

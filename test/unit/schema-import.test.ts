@@ -170,6 +170,13 @@ describe('import-strapi on a small app', () => {
     expect(report.written.map((entry) => entry.file)).to.deep.equal(['content-types/post.yaml']);
   });
 
+  it('writes the stock user and role with `users`, though nothing refers to them', async () => {
+    await writeJson('src/api/post/content-types/post/schema.json', post({ title: { type: 'string' } }));
+    const report = await importStrapiApp(appDir, outDir, { users: true });
+    expect(report.written.map((entry) => entry.file).sort()).to.deep.equal(['content-types/post.yaml', 'content-types/role.yaml', 'content-types/user.yaml']);
+    expect((await loadSchema(outDir)).routes.has('users')).to.equal(true);
+  });
+
   it('drops unknown keys and attributes aimed at missing types, and says the uid when folders differ', async () => {
     await writeJson(
       'src/api/blog/content-types/post/schema.json',
