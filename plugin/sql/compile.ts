@@ -97,12 +97,8 @@ function compileList(context: CompileContext, root: RootQuery, aggregated: boole
     `${PAGE}."id" ASC`,
   ];
   const table = q(root.model.tableName);
-  // A deep page skipped in id order, with only the list's own publication and locale terms: the
-  // `(id, locale, published_at)` index sync adds holds everything it reads (layout.ts).
-  const skipsById = !sort.length && offset > 0 && !root.filters && root.search === null && (root.model.localized || root.model.draftAndPublish);
-  const hint = skipsById && dialect.narrowIdScan ? ` ${dialect.narrowIdScan}` : '';
   const page =
-    `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${hint}${sortJoins(sort)}${where(conditions)} ` +
+    `SELECT ${[`${ROOT}."id"`, ...keys].join(', ')} FROM ${table} ${ROOT}${sortJoins(sort)}${where(conditions)} ` +
     `ORDER BY ${innerOrder.join(', ')} LIMIT ${context.rowCount(limit)} OFFSET ${context.rowCount(offset)}`;
   const row = dialect.rowById(table, ROOT, `${PAGE}."id"`);
   const joined = [...row.conditions, ...(dialect.checkpoint ? [dialect.checkpoint] : [])];

@@ -83,19 +83,6 @@ describe('MariaDB body statements: what their plans read', () => {
       expect(counters.get('Handler_read_next')).to.be.below(4_500);
     });
 
-    it('skips the rows before a deep page in the narrow (id, locale, published_at) index, not in the table', async () => {
-      const keysOf = async (path: string) => {
-        const statement = await bodyStatementOf(path);
-        const { sql, values } = positionalStatement(statement.sql, statement.values);
-        const [rows] = await connection.execute({ sql: `EXPLAIN ${sql}`, values: values as never[] });
-        return (rows as { table: string | null; key: string | null }[]).filter((row) => row.table === 't').map((row) => row.key);
-      };
-      // Beside the page's rows looked up by id and the count (the (locale, published_at) index either way).
-      expect(await keysOf('/api/articles?pagination[page]=150')).to.have.members(['articles_id_locale_published_at_index', 'PRIMARY', 'articles_locale_published_at_index']);
-      // A first page stops after its rows in id order, through the table as through the index.
-      expect(await keysOf('/api/articles')).not.to.include('articles_id_locale_published_at_index');
-    });
-
     it('starts a filter through one relation from the rows it selects', async () => {
       const { pieces, counters } = await run(FILTERED);
       expect(pieces.length - 3).to.be.above(0);

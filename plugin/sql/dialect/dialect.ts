@@ -48,12 +48,6 @@ export interface Dialect {
   /** A column term that the planner must not answer from an index (the page scan reads in id order). */
   unindexed(column: string): string;
   /**
-   * A hint after the table of a page that skips rows in id order over the list's own publication
-   * and locale terms only: read them from a narrow index in id order rather than the table's rows.
-   * Absent where the engine chooses so itself.
-   */
-  readonly narrowIdScan?: string;
-  /**
    * The page's rows looked up in their table by id, one index lookup per row of the page:
    * `FROM (<page>) p <join> WHERE <conditions>` gives the row as `alias`.
    */

@@ -94,12 +94,6 @@ export const mysqlDialect: Dialect = {
   // The range of the `(locale, published_at)` index over most of a table reads each row by id
   // afterwards (q10's sort: 4.8 ms against 2.1 ms scanned); a function call hides the column from it.
   unindexed: (column) => `COALESCE(${column})`,
-  // The primary key is the table's wide rows (InnoDB clusters them), and MariaDB reads a page in
-  // id order through it even beside the `(id, locale, published_at)` index sync adds: q11 (page
-  // 150 of the articles) skips 3,725 rows, 0.90 ms of the server's CPU through the table, 0.62 ms
-  // through that index. Naming that index would fail where `--no-sync` left it out; without it,
-  // this hint costs a sort of the rows (1.31 ms), still linear.
-  narrowIdScan: 'IGNORE INDEX FOR ORDER BY (PRIMARY)',
   rowById: (table, alias, id) => ({ join: `JOIN ${table} ${alias}`, conditions: [`${alias}."id" = ${id}`] }),
   checkpoint: null,
   typed(placeholder, type) {
