@@ -76,7 +76,7 @@ export class CachedReads {
     const result = await run();
     const etag = result.etag ?? weakEtag(result.body);
     if (this.cache.accepts(result.body.length, facts.tables, since)) {
-      // Copied into the cache's own blocks at once: bytes lent by a read worker may go back after the response.
+      // The cache copies what it keeps at once: bytes lent by a read worker go back after the response.
       this.cache.set(key, { body: result.body, etag }, facts.tables, since);
     }
     return { result: result.etag ? result : { ...result, etag }, outcome: 'miss' };

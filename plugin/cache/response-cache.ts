@@ -10,7 +10,8 @@
  * followed by an older body: the bodies read before it are dropped when it starts, and none read
  * until it has committed is kept.
  *
- * The bodies' bytes are kept in blocks the cache reuses (body-blocks.ts), counted whole.
+ * A body up to BLOCKED_BODY_BYTES is kept in blocks the cache reuses (body-blocks.ts), counted
+ * whole, and copied out for each answer; a larger one in a buffer of its own, sent as it is.
  */
 import { BLOCK_BYTES, BodyBlocks, type StoredBody } from './body-blocks.js';
 
@@ -19,9 +20,19 @@ export interface CachedBody {
   readonly etag: string;
 }
 
+/**
+ * The largest body kept in blocks. Copying a body out costs a buffer per answer, which dies young
+ * for a small body; for megabytes (q17, 2.8 MB) the copies' memory outside the heap made V8 collect
+ * its whole heap again and again, and warm q17 fell from 195–312 to 62–73 requests/s. A large body
+ * keeps its own buffer, whose bytes, once dropped, wait for a full collection (bodies this large
+ * are few under any limit).
+ */
+export const BLOCKED_BODY_BYTES = 64 * 1024;
+
 interface Entry {
   readonly key: string;
-  readonly stored: StoredBody;
+  /** Where the body is: its blocks, or its own buffer. */
+  readonly stored: StoredBody | Buffer;
   readonly etag: string;
   readonly tables: readonly string[];
   readonly bytes: number;
@@ -42,10 +53,10 @@ export interface ResponseCacheOptions {
 /** What an entry costs beside its blocks and key: its object, its place in the maps, its table list. */
 const ENTRY_OVERHEAD = 200;
 
-/** An entry's bytes: its body's blocks whole (and their numbers), its key, its tables and the rest. */
+/** An entry's bytes: its body (its blocks whole, and their numbers), its key, its tables and the rest. */
 function entryBytes(length: number, key: string, tables: readonly string[]): number {
-  const blocks = BodyBlocks.blocksFor(length);
-  return blocks * (BLOCK_BYTES + Int32Array.BYTES_PER_ELEMENT) + key.length * 2 + tables.length * 8 + ENTRY_OVERHEAD;
+  const body = length <= BLOCKED_BODY_BYTES ? BodyBlocks.blocksFor(length) * (BLOCK_BYTES + Int32Array.BYTES_PER_ELEMENT) : length;
+  return body + key.length * 2 + tables.length * 8 + ENTRY_OVERHEAD;
 }
 
 export interface CacheCounters {
@@ -105,7 +116,7 @@ export class ResponseCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.counters.hits += 1;
-    return { body: this.blocks.read(entry.stored), etag: entry.etag };
+    return { body: Buffer.isBuffer(entry.stored) ? entry.stored : this.blocks.read(entry.stored), etag: entry.etag };
   }
 
   /** Whether `set` would keep a body of `length` bytes read from `tables` since `since` (so that it is copied only then). */
@@ -124,7 +135,7 @@ export class ResponseCache {
     if (old) this.drop(old);
     while (this.held + bytes > this.maxBytes) this.drop(this.entries.values().next().value as Entry);
     // The blocks held are within the bytes held, and there are blocks for all of maxBytes.
-    const stored = this.blocks.store(body.body);
+    const stored = body.body.length <= BLOCKED_BODY_BYTES ? this.blocks.store(body.body) : Buffer.from(body.body);
     if (!stored) return false;
     const entry: Entry = { key, stored, etag: body.etag, tables, bytes, at: this.now() };
     this.entries.set(key, entry);
@@ -195,7 +206,7 @@ export class ResponseCache {
       keys?.delete(entry.key);
       if (keys?.size === 0) this.byTable.delete(table);
     }
-    this.blocks.release(entry.stored);
+    if (!Buffer.isBuffer(entry.stored)) this.blocks.release(entry.stored);
     this.held -= entry.bytes;
     this.counters.dropped += 1;
   }

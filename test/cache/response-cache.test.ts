@@ -44,6 +44,17 @@ describe('the response cache (cache/response-cache.ts)', () => {
     expect(cache.get('39:6')!.body.toString()).to.equal(text(45, 16 * 1024));
   });
 
+  it('keeps a body above the blocked size in a copy of its own', () => {
+    const cache = new ResponseCache({ maxBytes: 1024 * 1024 });
+    const large = Buffer.alloc(100 * 1024, 'l');
+    expect(cache.set('large', { body: large, etag: 'W/"l"' }, ['t'], cache.clock())).to.equal(true);
+    large.fill('x');
+    expect(cache.get('large')!.body.equals(Buffer.alloc(100 * 1024, 'l'))).to.equal(true);
+    expect(cache.bytes).to.be.above(100 * 1024);
+    cache.invalidate(['t']);
+    expect(cache.bytes).to.equal(0);
+  });
+
   it('drops the bodies of a changed table only, and keeps no body read before the change', () => {
     const cache = new ResponseCache({ maxBytes: 10_000 });
     const before = cache.clock();
