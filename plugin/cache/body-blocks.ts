@@ -82,7 +82,7 @@ export class BodyBlocks {
     const first = this.pages.length * BLOCKS_PER_PAGE;
     this.pages.push(Buffer.allocUnsafeSlow(PAGE_BYTES));
     if (this.free.length < this.pages.length * BLOCKS_PER_PAGE) {
-      const grown = new Int32Array(this.pages.length * BLOCKS_PER_PAGE);
+      const grown = new Int32Array(Math.min(2 * this.free.length, this.maxPages * BLOCKS_PER_PAGE));
       grown.set(this.free.subarray(0, this.freeCount));
       this.free = grown;
     }

@@ -44,6 +44,14 @@ describe('the response cache (cache/response-cache.ts)', () => {
     expect(cache.get('39:6')!.body.toString()).to.equal(text(45, 16 * 1024));
   });
 
+  it('takes pages as it fills, and reads every body back from them', () => {
+    const cache = new ResponseCache({ maxBytes: 3 * 1024 * 1024 });
+    const bodyOf = (index: number) => Buffer.alloc(60 * 1024, String.fromCharCode(65 + (index % 26)));
+    for (let index = 0; index < 60; index += 1) expect(cache.set(`k${index}`, { body: bodyOf(index), etag: '' }, ['t'], cache.clock())).to.equal(true);
+    expect(cache.size).to.be.above(40);
+    for (let index = 60 - cache.size; index < 60; index += 1) expect(cache.get(`k${index}`)!.body.equals(bodyOf(index))).to.equal(true);
+  });
+
   it('keeps a body above the blocked size in a copy of its own', () => {
     const cache = new ResponseCache({ maxBytes: 1024 * 1024 });
     const large = Buffer.alloc(100 * 1024, 'l');
