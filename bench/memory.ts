@@ -9,7 +9,13 @@
  * the same cores; its memory is not counted. On PostgreSQL, the backends' memory is PostgreSQL's
  * and is not counted either.
  *
+ * `--cache SIZE` measures each server once more with the response cache (`serve --cache SIZE`),
+ * the row after the one without. `--distinct N` sends, instead of the random queries, N distinct
+ * lists of articles in turn (pages and page sizes: bodies of 10–35 entries, 10–40 KB), so that a
+ * cache keeps as many answers as it may hold and then drops the oldest.
+ *
  *   npm run bench:memory [-- --workers 1,2] [-- --seconds 20] [-- --engines sqlite] [-- --strapi [--strapi-port 23337]]
+ *   npm run bench:memory -- --workers 1 --engines sqlite --distinct 10000 --cache 64MB
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,20 +41,36 @@ interface MemoryFigures {
   readonly failures: number;
 }
 
-/** Idle and peak RSS of the process tree under `pid`, and requests/s, under the mixed load. */
-async function measure(pid: number, baseUrl: string, seconds: number): Promise<MemoryFigures> {
+/**
+ * `count` distinct article lists, sent in turn: 50 pages × 50 page sizes (10–59 entries, all
+ * within the 4,000 articles of the default locale) × with or without the total × the locale
+ * named or not: up to 10,000 query strings, each a 200.
+ */
+export function distinctLists(count: number): () => string {
+  let next = 0;
+  return () => {
+    const index = next++ % count;
+    const page = 1 + (index % 50);
+    const pageSize = 10 + (Math.floor(index / 50) % 50);
+    const variant = Math.floor(index / 2500) % 4;
+    return `/api/articles?pagination[page]=${page}&pagination[pageSize]=${pageSize}&pagination[withCount]=${variant % 2 === 0}${variant >= 2 ? '&locale=en' : ''}`;
+  };
+}
+
+/** Idle and peak RSS of the process tree under `pid`, and requests/s, under the mixed load (or `queries`). */
+async function measure(pid: number, baseUrl: string, seconds: number, queries?: () => string): Promise<MemoryFigures> {
   await (await fetch(`${baseUrl}/api/articles/1`)).arrayBuffer();
   await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
   const idle = processTreeRss(pid);
   const sampler = sampleRss(pid);
   const answers = tally();
-  await load(baseUrl, 50, seconds, queryGrammar(await loadSchema(repoRoot), GRAMMAR_SEED), answers);
+  await load(baseUrl, 50, seconds, queries ?? queryGrammar(await loadSchema(repoRoot), GRAMMAR_SEED), answers);
   const { peak } = sampler.stop();
   return { idleMb: idle / MB, peakMb: peak / MB, rps: answers.answers.length / seconds, failures: answers.failures.length };
 }
 
 const row = (label: string, figures: MemoryFigures, note = '') =>
-  `${label.padEnd(22)}${figures.idleMb.toFixed(0).padStart(9)}${figures.peakMb.toFixed(0).padStart(9)}${figures.rps.toFixed(0).padStart(8)}${note}\n`;
+  `${label.padEnd(32)}${figures.idleMb.toFixed(0).padStart(9)}${figures.peakMb.toFixed(0).padStart(9)}${figures.rps.toFixed(0).padStart(8)}${note}\n`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -58,19 +80,25 @@ async function main(): Promise<void> {
       engines: { type: 'string' },
       strapi: { type: 'boolean', default: false },
       'strapi-port': { type: 'string' },
+      cache: { type: 'string' },
+      distinct: { type: 'string' },
     },
   });
   const counts = values.workers.split(',').map(Number);
   if (counts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--workers expects process counts such as 1,2, got "${values.workers}"`);
   const seconds = Number(values.seconds);
   const engines = values.engines ? new Set(values.engines.split(',')) : null;
-  process.stdout.write(`\nmixed load (random queries of the query language) on 50 connections, ${seconds} s per server, large fixture\n`);
-  process.stdout.write(`${'server'.padEnd(22)}${'idle MB'.padStart(9)}${'peak MB'.padStart(9)}${'req/s'.padStart(8)}\n`);
+  const distinct = values.distinct ? Number(values.distinct) : null;
+  if (distinct !== null && !(Number.isInteger(distinct) && distinct > 0)) throw new Error(`--distinct expects a number of query strings, got "${values.distinct}"`);
+  const queries = () => (distinct ? distinctLists(distinct) : undefined);
+  const sent = distinct ? `${distinct} distinct article lists in turn` : 'random queries of the query language';
+  process.stdout.write(`\nmixed load (${sent}) on 50 connections, ${seconds} s per server, large fixture\n`);
+  process.stdout.write(`${'server'.padEnd(32)}${'idle MB'.padStart(9)}${'peak MB'.padStart(9)}${'req/s'.padStart(8)}\n`);
   if (values.strapi) {
     const strapi = await startStrapi(join(conformanceKitDir(), 'db', 'strapi-large.db'), values['strapi-port'] ? { port: Number(values['strapi-port']) } : {});
     try {
       // Strapi's own errors are its own: only the plugin's answers are checked.
-      process.stdout.write(row('strapi 4.26.2', await measure(strapi.pid, strapi.baseUrl, seconds)));
+      process.stdout.write(row('strapi 4.26.2', await measure(strapi.pid, strapi.baseUrl, seconds, queries())));
     } finally {
       await strapi.stop();
     }
@@ -80,13 +108,16 @@ async function main(): Promise<void> {
   try {
     for (const database of databases) {
       for (const workers of counts) {
-        const server = await serve(database, workers);
-        try {
-          const figures = await measure(server.pid, server.baseUrl, seconds);
-          failures += figures.failures;
-          process.stdout.write(row(`${database.name} --workers ${workers}`, figures, figures.failures ? `  ${figures.failures} failures` : ''));
-        } finally {
-          await server.stop();
+        for (const cache of values.cache ? [null, values.cache] : [null]) {
+          const server = await serve(database, workers, repoRoot, cache ? ['--cache', cache] : []);
+          try {
+            const figures = await measure(server.pid, server.baseUrl, seconds, queries());
+            failures += figures.failures;
+            const label = `${database.name} --workers ${workers}${cache ? ` --cache ${cache}` : ''}`;
+            process.stdout.write(row(label, figures, figures.failures ? `  ${figures.failures} failures` : ''));
+          } finally {
+            await server.stop();
+          }
         }
       }
     }

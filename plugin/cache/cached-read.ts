@@ -76,9 +76,8 @@ export class CachedReads {
     const result = await run();
     const etag = result.etag ?? weakEtag(result.body);
     if (this.cache.accepts(result.body.length, facts.tables, since)) {
-      // Bytes lent by a read worker go back after the response; a view of a larger buffer would hold all of it.
-      const owned = result.release || result.body.byteLength !== result.body.buffer.byteLength ? Buffer.from(result.body) : result.body;
-      this.cache.set(key, { body: owned, etag }, facts.tables, since);
+      // The cache copies what it keeps at once: bytes lent by a read worker go back after the response.
+      this.cache.set(key, { body: result.body, etag }, facts.tables, since);
     }
     return { result: result.etag ? result : { ...result, etag }, outcome: 'miss' };
   }

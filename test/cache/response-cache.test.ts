@@ -10,10 +10,12 @@ const body = (text: string) => ({ body: Buffer.from(text), etag: `W/"${text}"` }
 
 describe('the response cache (cache/response-cache.ts)', () => {
   it('keeps bodies within its bytes, least recently used out first', () => {
-    const cache = new ResponseCache({ maxBytes: 2000, maxEntryBytes: 1000 });
+    // A body of 300 bytes takes one block of 512, and with its key and bookkeeping 700 bytes or so: three fit.
+    const cache = new ResponseCache({ maxBytes: 2200, maxEntryBytes: 1000 });
     const since = cache.clock();
     for (const key of ['a', 'b', 'c', 'd']) expect(cache.set(key, body(key.repeat(300)), ['t'], since)).to.equal(true);
-    expect(cache.bytes).to.be.at.most(2000);
+    expect(cache.size).to.equal(3);
+    expect(cache.bytes).to.be.at.most(2200);
     expect(cache.get('a')).to.equal(undefined);
     expect(cache.get('b')?.body.toString()).to.equal('b'.repeat(300));
     cache.set('e', body('e'.repeat(300)), ['t'], since);
@@ -21,6 +23,44 @@ describe('the response cache (cache/response-cache.ts)', () => {
     expect(cache.get('c')).to.equal(undefined);
     expect(cache.get('b')).not.to.equal(undefined);
     expect(cache.set('big', body('x'.repeat(1001)), ['t'], since)).to.equal(false);
+  });
+
+  it('serves each body from blocks it reuses, as a copy of its own', () => {
+    const cache = new ResponseCache({ maxBytes: 64 * 1024, maxEntryBytes: 16 * 1024 });
+    const text = (seed: number, length: number) => Array.from({ length }, (_, index) => String.fromCharCode(97 + ((seed + index * 7) % 26))).join('');
+    const lengths = [0, 1, 511, 512, 513, 5000, 16 * 1024];
+    for (let round = 0; round < 40; round += 1) {
+      for (const [index, length] of lengths.entries()) cache.set(`${round}:${index}`, body(text(round + index, length)), ['t'], cache.clock());
+      expect(cache.bytes).to.be.at.most(64 * 1024);
+    }
+    // The last round's bodies (all kept: 23 KB), in whatever blocks the earlier ones left, read back whole.
+    for (const [index, length] of lengths.entries()) {
+      const kept = cache.get(`39:${index}`);
+      expect(kept?.body.toString()).to.equal(text(39 + index, length));
+    }
+    const served = cache.get('39:6')!.body;
+    expect(served.toString()).to.equal(text(45, 16 * 1024));
+    served.fill(0);
+    expect(cache.get('39:6')!.body.toString()).to.equal(text(45, 16 * 1024));
+  });
+
+  it('takes pages as it fills, and reads every body back from them', () => {
+    const cache = new ResponseCache({ maxBytes: 3 * 1024 * 1024 });
+    const bodyOf = (index: number) => Buffer.alloc(60 * 1024, String.fromCharCode(65 + (index % 26)));
+    for (let index = 0; index < 60; index += 1) expect(cache.set(`k${index}`, { body: bodyOf(index), etag: '' }, ['t'], cache.clock())).to.equal(true);
+    expect(cache.size).to.be.above(40);
+    for (let index = 60 - cache.size; index < 60; index += 1) expect(cache.get(`k${index}`)!.body.equals(bodyOf(index))).to.equal(true);
+  });
+
+  it('keeps a body above the blocked size in a copy of its own', () => {
+    const cache = new ResponseCache({ maxBytes: 1024 * 1024 });
+    const large = Buffer.alloc(100 * 1024, 'l');
+    expect(cache.set('large', { body: large, etag: 'W/"l"' }, ['t'], cache.clock())).to.equal(true);
+    large.fill('x');
+    expect(cache.get('large')!.body.equals(Buffer.alloc(100 * 1024, 'l'))).to.equal(true);
+    expect(cache.bytes).to.be.above(100 * 1024);
+    cache.invalidate(['t']);
+    expect(cache.bytes).to.equal(0);
   });
 
   it('drops the bodies of a changed table only, and keeps no body read before the change', () => {

@@ -4,6 +4,7 @@
  * go on serving, and SIGTERM stops them all with exit code 0.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { expect } from 'chai';
 import { fixtureDatabase } from '../support/api.js';
@@ -46,6 +47,13 @@ for (const kind of testDatabaseKinds()) {
       expect(statuses.every((status) => status === 200)).to.equal(true);
       expect(server.output().match(/listening on/g)).to.have.length(1);
       expect(server.output()).to.include('(2 processes)');
+    });
+
+    it("gives its workers glibc's fixed mmap threshold, which the primary's environment did not set", function () {
+      if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) this.skip();
+      const environmentOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      expect(environmentOf(server.child.pid!)).not.to.include('MALLOC_MMAP_THRESHOLD_=262144');
+      for (const worker of workersOf(server.child)) expect(environmentOf(worker)).to.include('MALLOC_MMAP_THRESHOLD_=262144');
     });
 
     it('replaces a worker that dies, and the other serves meanwhile', async () => {
