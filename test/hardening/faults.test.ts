@@ -162,7 +162,7 @@ async function expectOutageAnsweredAndRecovered(served: ServedApi, server: { sto
   await sleep(6_000);
   await server.start();
   const startedAt = Date.now();
-  await sleep(4_500);
+  await sleep(5_000);
   sending = false;
   await load;
 

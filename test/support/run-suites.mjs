@@ -87,7 +87,7 @@ if (planned.length === 1) {
   // One process: its output as it comes, its summary line last, its exit code.
   const child = spawn(process.execPath, [mocha, ...SUITES, ...extra], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('exit', (code, signal) => (process.exitCode = code ?? (signal ? 1 : 0)));
 } else {
   await runSide(planned);
 }
@@ -132,5 +132,6 @@ async function runSide(planned) {
   );
   rmSync(logs, { recursive: true, force: true });
   process.stdout.write(`${totals.passed} passed, ${totals.failed} failed${totals.pending > 0 ? `, ${totals.pending} pending` : ''}\n`);
-  process.exit(exitCode);
+  // Not process.exit(): it would drop what the pipe to the reader has not taken yet (the logs are long).
+  process.exitCode = exitCode;
 }

@@ -3,7 +3,8 @@
  * `, N pending` when some were pending). Plain CommonJS: mocha loads reporters with require().
  *
  * With TEST_TIMINGS=<file>, it also writes the wall time of every top-level suite (a file's
- * describe blocks, hooks included) there as JSON, slowest first: where a slow run spends its time.
+ * describe blocks, hooks included) and the CPU time this process spent in it there as JSON,
+ * slowest first: where a slow run spends its time.
  */
 const Mocha = require('mocha');
 const { writeFileSync } = require('node:fs');
@@ -17,12 +18,13 @@ class SummaryReporter extends Mocha.reporters.Spec {
     if (timingsFile) {
       const started = new Map();
       runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite) => {
-        if (suite.parent?.root) started.set(suite, Date.now());
+        if (suite.parent?.root) started.set(suite, { at: Date.now(), cpu: process.cpuUsage() });
       });
       runner.on(Mocha.Runner.constants.EVENT_SUITE_END, (suite) => {
         const start = started.get(suite);
         if (start === undefined) return;
-        timings.push({ seconds: (Date.now() - start) / 1000, file: suite.file ? relative(process.cwd(), suite.file) : '', title: suite.title });
+        const cpu = process.cpuUsage(start.cpu);
+        timings.push({ seconds: (Date.now() - start.at) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, file: suite.file ? relative(process.cwd(), suite.file) : '', title: suite.title });
       });
     }
     // Registered after the spec reporter's own epilogue, so the line comes last.
