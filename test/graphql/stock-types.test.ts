@@ -14,6 +14,8 @@ import { repoRoot } from '../support/server.js';
 import { freshFixture, type FreshFixture } from '../writes/support/fixture.js';
 
 const EDITOR_TOKEN = 'editor-token-for-the-stock-types-suite';
+/** A role granted the folders but not the files. */
+const LIBRARIAN_TOKEN = 'librarian-token-for-the-stock-types-suite';
 
 const PERMISSIONS = `
 roles:
@@ -25,8 +27,11 @@ roles:
     folder: [find, findOne]
     file: [find]
     role: [find]
+  librarian:
+    folder: [find]
 tokens:
   - { name: editor, role: editor, hash: "${tokenHash(EDITOR_TOKEN, 'stock-types-salt-1')}" }
+  - { name: librarian, role: librarian, hash: "${tokenHash(LIBRARIAN_TOKEN, 'stock-types-salt-2')}" }
 `;
 
 /** Two folders as Strapi's media library stores them: Photos, and Trips inside it holding files 1 and 2. */
@@ -170,6 +175,16 @@ for (const kind of testDatabaseKinds()) {
       expect(publicAnswer.body.errors!.map((error) => error.extensions.code)).to.deep.equal(['FORBIDDEN']);
       const editorAnswer = await ask(served, '{ i18NLocales { data { id } } }', EDITOR_TOKEN);
       expect(editorAnswer.body.data).to.deep.equal({ i18NLocales: null });
+    });
+
+    it("shows a folder's files only to a role that may read files", async () => {
+      const answer = await ask(served, '{ uploadFolders(sort: "path") { data { id attributes { name files { data { id attributes { name } } } } } } }', LIBRARIAN_TOKEN);
+      expect(JSON.stringify(answer.body)).to.not.contain('image-00');
+      expect(answer.body.data).to.deep.equal({
+        uploadFolders: { data: [{ id: '1', attributes: { name: 'Photos', files: null } }, { id: '2', attributes: { name: 'Trips', files: null } }] },
+      });
+      expect(answer.body.errors!.map((error) => error.extensions.code)).to.deep.equal(['FORBIDDEN', 'FORBIDDEN']);
+      expect(answer.statements).to.equal(1);
     });
   });
 }
