@@ -81,11 +81,13 @@ async function resolveValue(appDir: string, source: string, text: string, value:
 /** `const name = require('./x')`, `import name from './x'` (JSON or a module) or `const name = { … }`. */
 async function resolveBinding(appDir: string, source: string, text: string, name: string, depth: number): Promise<unknown> {
   const code = withoutComments(text);
+  // An identifier may hold `$`, which a pattern reads as an anchor.
+  const pattern = name.replace(/\$/g, '\\$');
   const imported =
-    new RegExp(`(?:const|let|var)\\s+${name}\\s*=\\s*require\\(\\s*(['"])([^'"]+)\\1\\s*\\)`).exec(code) ??
-    new RegExp(`import\\s+${name}\\s+from\\s*(['"])([^'"]+)\\1`).exec(code);
+    new RegExp(`(?:const|let|var)\\s+${pattern}\\s*=\\s*require\\(\\s*(['"])([^'"]+)\\1\\s*\\)`).exec(code) ??
+    new RegExp(`import\\s+${pattern}\\s+from\\s*(['"])([^'"]+)\\1`).exec(code);
   if (imported && depth < 2) return readImported(appDir, source, imported[2]!, depth + 1);
-  const declared = new RegExp(`(?:const|let|var)\\s+${name}\\s*(?::[^=]+)?=`).exec(code);
+  const declared = new RegExp(`(?:const|let|var)\\s+${pattern}\\s*(?::[^=]+)?=`).exec(code);
   if (declared) return resolveValue(appDir, source, text, new LiteralParser(source, code, declared.index + declared[0].length).value(), depth);
   throw new SchemaModuleError(source, `${name} is not bound to an object literal or a relative require/import`);
 }

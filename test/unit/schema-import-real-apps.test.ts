@@ -180,7 +180,8 @@ describe('import-strapi on apps Strapi boots', () => {
       'src/plugins/shop/server/content-types/product/schema.js',
       `'use strict';\n// The product.\nmodule.exports = {\n  kind: 'collectionType',\n  collectionName: 'shop_products',\n  info: { singularName: 'product', pluralName: 'products', displayName: "Product's" },\n  options: { draftAndPublish: false, },\n  /* every field */\n  attributes: {\n    name: { type: 'string', required: true, maxLength: 80 },\n    price: { type: 'decimal', min: -1.5 },\n    tags: { type: 'relation', relation: 'manyToMany', target: 'plugin::shop.tag', inversedBy: 'products', },\n  },\n};\n`,
     );
-    await write('src/plugins/shop/server/content-types/product/index.js', `'use strict';\nconst schema = require('./schema');\nmodule.exports = { schema };\n`);
+    // A binding whose name holds `$`.
+    await write('src/plugins/shop/server/content-types/product/index.js', `'use strict';\nconst $product = require('./schema');\nmodule.exports = { schema: $product };\n`);
     // index.ts importing a TypeScript schema.ts that exports it `as const`.
     await write('src/plugins/shop/server/content-types/tag/index.ts', `import schema from "./schema";\n\nexport default {\n  schema,\n};\n`);
     await write(
