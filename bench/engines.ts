@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSchema } from '../plugin/schema/load.js';
+import { installChangeTriggers } from '../plugin/storage/change-triggers.js';
 import { copyDatabase } from '../plugin/storage/copy.js';
 import { openDatabase } from '../plugin/storage/database.js';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
@@ -100,7 +101,9 @@ export async function prepareDatabases(options: PrepareOptions = {}): Promise<Be
     }
     if (options.mysql && mysqlServerUrl()) {
       const target = await copied('mysql');
-      databases.push({ name: 'mysql', description: 'MariaDB through mysql2, strapi-large.db copied with content-api copy', url: target.url, session: null, drop: () => target.drop() });
+      // The change triggers, as `content-api sync --change-triggers` installs them: lists keep their totals (sql/mysql-known-totals.ts).
+      await installChangeTriggers(target.knex, await loadSchema(repoRoot)).catch(async (error: unknown) => (await target.drop(), Promise.reject(error)));
+      databases.push({ name: 'mysql', description: 'MariaDB through mysql2, strapi-large.db copied with content-api copy, with the change triggers', url: target.url, session: null, drop: () => target.drop() });
     }
     return databases;
   } catch (error) {

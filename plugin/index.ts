@@ -29,6 +29,7 @@ import { Statistics } from './sql/statistics.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-budget.js';
 import { checkDatabase } from './storage/check-database.js';
 import { clientOf, openDatabase } from './storage/database.js';
+import { hasTableVersions } from './storage/change-triggers.js';
 import { syncSchema } from './storage/sync.js';
 import { buildModels, type ModelSet } from './storage/models.js';
 import { storedDefaultLocale } from './storage/strapi-settings.js';
@@ -307,6 +308,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
   let lifecycleModules: Map<string, LifecycleHooks>;
   let userStore: UserStore | null = null;
   let webhooks: Webhooks | null = null;
+  let tableVersions = false;
   try {
     await checkDatabase(knex);
     const defaultLocale = options.defaultLocale ?? (await storedDefaultLocale(knex)) ?? 'en';
@@ -316,6 +318,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     lifecycleModules = await loadLifecycleModules(root, registry);
     permissions = await loadStartPermissions(options.permissionsFile ?? join(root, 'permissions.yaml'), registry, options.allowMissingPermissions === true);
     if (options.sync !== false) await syncSchema(knex, registry, { changeTriggers: Boolean(options.cache) });
+    tableVersions = await hasTableVersions(knex, registry);
     // As a Strapi app's first start: a fresh database gets the Authenticated and Public roles.
     if (users && options.sync !== false) await seedStockRoles(knex, registry, new Date((options.now ?? Date.now)()));
     if (options.sync !== false && options.upload !== false) await syncFolderTables(knex);
@@ -345,6 +348,7 @@ export async function contentApi(options: ContentApiOptions): Promise<ContentApi
     throw new Error('replicas are PostgreSQL servers replicating a PostgreSQL database, or MariaDB servers replicating a MariaDB database');
   }
   const executorOptions = {
+    tableVersions,
     timeout: options.timeout,
     maxConcurrentStatements: options.maxConcurrentStatements,
     maxQueuedStatements: options.maxQueuedStatements,

@@ -18,7 +18,7 @@ import type { RootQuery, Selection } from '../query/tree.js';
 import type { ExecutionStats } from '../sql/execute.js';
 import { planFor, read, type ReadEngine, type ReadRequest, type ReadResult } from '../read.js';
 import { LateValue } from '../sql/caller-values.js';
-import { valueKey } from '../sql/sqlite-known-totals.js';
+import { valueKey } from '../sql/known-totals.js';
 import { tablesRead } from '../sql/tables-read.js';
 import type { ResponseCache } from './response-cache.js';
 

@@ -13,6 +13,7 @@
 import { answerShape, type RootQuery } from '../query/tree.js';
 import type { Statement } from './compile.js';
 import { CompileContext } from './context.js';
+import { tablesCounted } from './tables-read.js';
 
 /** The entries' column of their place in the list, on engines that need it (Dialect.entryPosition). */
 export const POSITION = '__position';
@@ -39,6 +40,14 @@ export function compileBody(context: CompileContext, root: RootQuery, entries: s
   if (single || shape === 'locales') return closedBy(textParameter(context, single ? ',"meta":{}}' : '],"meta":{}}'));
   if (!countFrom) return closedBy(uncountedTail(context, root));
   const tail = paginationTail(context, root);
+  if (dialect.versionedTail) {
+    // The known versions and total: NULL until the executor has them (sql/mysql-known-totals.ts).
+    const versionsAt = context.values.length;
+    const [knownVersions, knownTotal] = [context.parameter(null), context.parameter(null)];
+    const count = `SELECT count(*) ${countFrom}`;
+    const versionedTail = dialect.versionedTail({ tail, count, tables: [...tablesCounted(root)].sort(), knownVersions, knownTotal });
+    return { ...closedBy(versionedTail), versionedTotal: { count, versionsAt } };
+  }
   if (!dialect.knownTotal || dialect.bodyPieces) return closedBy(`(SELECT ${tail('count(*)')} ${countFrom})`);
   // The count once, in a materialized CTE: the body's tail and the row's `total` read it.
   const counted = `WITH "counted" AS MATERIALIZED (SELECT count(*) AS "total" ${countFrom}) `;

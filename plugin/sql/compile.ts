@@ -21,6 +21,15 @@ export interface Statement {
    * list's total out, and this twin takes it instead of counting.
    */
   readonly givenTotal?: GivenTotal;
+  /** A list's body on MariaDB with table versions (Dialect.versionedTail): where it takes a known total. */
+  readonly versionedTotal?: VersionedTotal;
+}
+
+export interface VersionedTotal {
+  /** The list's count statement, with the statement's parameters: what a known total is kept under. */
+  readonly count: string;
+  /** The index in `values` of the known versions' parameter; the known total's is the next. */
+  readonly versionsAt: number;
 }
 
 export interface GivenTotal {

@@ -17,7 +17,7 @@ export interface ExecutionStats {
   milliseconds: number;
   /** Statements run on the event loop rather than by a read worker (SQLite's tiny ones: sqlite-executor.ts). */
   onEventLoop?: number;
-  /** Lists built with their total known, not counted (SQLite: sqlite-known-totals.ts). */
+  /** Lists built with their total known, not counted (sqlite-known-totals.ts, mysql-known-totals.ts). */
   totalsKnown?: number;
 }
 
@@ -59,6 +59,11 @@ export interface ExecutionOptions {
   readonly replicas?: readonly Knex[];
   /** How long a replica that failed is set aside before it is tried again (ms; default 5000). */
   readonly replicaSetAside?: number;
+  /**
+   * MariaDB: the database keeps a version per table (the change triggers), by which lists' totals
+   * are known while their tables are unchanged (mysql-known-totals.ts).
+   */
+  readonly tableVersions?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

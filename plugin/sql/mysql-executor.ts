@@ -15,8 +15,9 @@ import { ServiceUnavailableError } from '../errors.js';
 import { connectionSettingsOf, DEFAULT_CONNECT_TIMEOUT_MS } from '../storage/database.js';
 import { mysqlConnectionConfig, mysqlReadSession } from '../storage/mysql-session.js';
 import type { Statement } from './compile.js';
-import { mysqlDialect } from './dialect/mysql.js';
+import { mysqlDialect, mysqlVersionedDialect } from './dialect/mysql.js';
 import { readBodyPieces } from './mysql-body.js';
+import { MysqlKnownTotals } from './mysql-known-totals.js';
 import { positionalStatement } from './positional.js';
 import { ReadTargets } from './read-targets.js';
 import { countStatement, DEFAULT_TIMEOUT_MS, estimatedLight, queueFor, type ExecutionOptions, type ExecutionStats, type Executor, type StatementHints } from './executor.js';
@@ -39,6 +40,7 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
   const primary = openPool(knex);
   const replicas = (options.replicas ?? []).map(openPool);
   const targets = new ReadTargets(primary, replicas, options.replicaSetAside);
+  const totals = options.tableVersions ? new MysqlKnownTotals(knex) : null;
 
   /** Runs `statement` under admission on the first target that answers, with `read` reading its result there. */
   const run = async <T>(statement: Statement, stats: ExecutionStats, deadline: number, hints: StatementHints, read: (target: Pool, sql: string, values: unknown[]) => Promise<T>): Promise<T> => {
@@ -71,16 +73,24 @@ export function mysqlExecutor(knex: Knex, options: ExecutionOptions): Executor {
   };
 
   return {
-    dialect: mysqlDialect,
+    dialect: totals ? mysqlVersionedDialect : mysqlDialect,
     column: async (statement, stats, deadline, hints = {}) => {
       const rows = await run(statement, stats, deadline, hints, async (target, sql, values) => (await target.execute({ sql, values: values as never[], rowsAsArray: true }))[0]);
       return (rows as unknown[][]).map((row) => row[0]);
     },
     // The body statement's rows are the body's pieces (Dialect.bodyPieces), joined as they are read.
-    body: (statement, stats, deadline, maxBytes = Infinity, hints = {}) =>
-      run(statement, stats, deadline, hints, (target, sql, values) => readBodyPieces(target.pool, sql, values, maxBytes)),
+    body: async (statement, stats, deadline, maxBytes = Infinity, hints = {}) => {
+      const { versionedTotal } = statement;
+      if (!totals || !versionedTotal) return run(statement, stats, deadline, hints, (target, sql, values) => readBodyPieces(target.pool, sql, values, maxBytes));
+      // A list's total, known while the versions of the tables its count reads are those it was counted at.
+      const known = totals.prepare({ values: statement.values, versionedTotal });
+      const { pair, ...body } = await run({ ...statement, values: known.values }, stats, deadline, hints, (target, sql, values) => readBodyPieces(target.pool, sql, values, maxBytes, true));
+      if (known.keep(pair ?? null)) stats.totalsKnown = (stats.totalsKnown ?? 0) + 1;
+      return body;
+    },
     ready: async () => undefined,
     close: async () => {
+      totals?.close();
       await Promise.all([primary, ...replicas].map((pool) => pool.end()));
     },
   };

@@ -12,6 +12,7 @@
  * count to after the entries were read, so the body and its total come from the same data.
  */
 import type { GivenTotal } from './compile.js';
+import { TotalsByCount } from './known-totals.js';
 
 interface Pluck {
   get(): unknown;
@@ -19,20 +20,6 @@ interface Pluck {
 
 export interface VersionedConnection {
   prepare(sql: string): { pluck(toggle?: boolean): Pluck };
-}
-
-/**
- * Counts and totals kept per connection; past either, both start afresh (an application's lists
- * are few, but strangers choose their filters). A count's text is kept once, with a number that
- * stands for it in its totals' keys.
- */
-const MAX_COUNTS = 200;
-const MAX_TOTALS = 2000;
-
-interface Count {
-  readonly id: number;
-  /** The numbered parameters the count reads (SQLite's placeholders: `@p3`). */
-  readonly parameters: readonly string[];
 }
 
 /**
@@ -53,9 +40,7 @@ export class DataVersion {
 }
 
 export class KnownTotals {
-  private readonly totals = new Map<string, { readonly total: number; readonly version: unknown }>();
-  private readonly counts = new Map<string, Count>();
-  private nextCount = 0;
+  private readonly totals = new TotalsByCount<{ readonly total: number; readonly version: unknown }>(/@(p\d+)\b/g);
   private readonly dataVersion: DataVersion;
 
   constructor(connection: VersionedConnection) {
@@ -68,16 +53,7 @@ export class KnownTotals {
 
   /** What a list's total is kept under: its count's text and the values of the parameters it reads. */
   key(given: GivenTotal, bindings: Readonly<Record<string, unknown>>): string {
-    let count = this.counts.get(given.count);
-    if (!count) {
-      if (this.counts.size >= MAX_COUNTS) {
-        this.counts.clear();
-        this.totals.clear();
-      }
-      count = { id: this.nextCount++, parameters: [...new Set(Array.from(given.count.matchAll(/@(p\d+)\b/g), (match) => match[1]!))] };
-      this.counts.set(given.count, count);
-    }
-    return `${count.id}\u0000${count.parameters.map((name) => valueKey(bindings[name])).join('\u0001')}`;
+    return this.totals.key(given.count, (name) => bindings[name]);
   }
 
   /** The total kept under `key`, with the data version it was counted at: valid only while that version holds (the caller checks). */
@@ -90,14 +66,6 @@ export class KnownTotals {
   }
 
   keep(key: string, total: number, version: unknown): void {
-    if (this.totals.size >= MAX_TOTALS) this.totals.clear();
     this.totals.set(key, { total, version });
   }
-}
-
-/** A bound value as key text: its type kept apart (1 and '1' differ), bigints and bytes included. */
-export function valueKey(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
-  if (Buffer.isBuffer(value)) return `x${value.toString('hex')}`;
-  return JSON.stringify(value) ?? 'undefined';
 }

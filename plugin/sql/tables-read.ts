@@ -21,6 +21,16 @@ export function tablesRead(root: RootQuery): ReadonlySet<string> {
   return tables;
 }
 
+/**
+ * The tables a list's count reads: the model's table and those of its filters (the request's and
+ * the row rules'), through which a known total is checked on MariaDB (dialect/mysql.ts).
+ */
+export function tablesCounted(root: RootQuery): ReadonlySet<string> {
+  const tables = new Set<string>([root.model.tableName]);
+  new TableWalker(tables).filter(root.filters, root.model);
+  return tables;
+}
+
 class TableWalker {
   constructor(private readonly tables: Set<string>) {}
 

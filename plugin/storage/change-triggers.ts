@@ -56,6 +56,14 @@ export async function tablesWithoutTriggers(knex: Knex, tables: readonly string[
   return tables.filter((table) => !present.has(storedName(client, table)));
 }
 
+/**
+ * MariaDB with the change triggers on every table of the layout: its versions table says when any
+ * of them changed, by which lists' totals are kept (sql/mysql-known-totals.ts).
+ */
+export async function hasTableVersions(knex: Knex, registry: Registry): Promise<boolean> {
+  return clientOf(knex) === 'mysql' && (await tablesWithoutTriggers(knex, watchedTables(registry))).length === 0;
+}
+
 /** Installs the triggers the tables lack (and MariaDB's versions table); answers the tables given one. */
 export async function installChangeTriggers(knex: Knex, registry: Registry): Promise<string[]> {
   const client = clientOf(knex);

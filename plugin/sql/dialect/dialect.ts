@@ -97,6 +97,15 @@ export interface Dialect {
    * absent elsewhere. compile-body.ts then also writes the statement to hand its total out.
    */
   readonly knownTotal?: string;
+  /**
+   * Where a body comes as pieces (MariaDB) and the database keeps a version per table (the change
+   * triggers: storage/change-triggers.ts): the tail piece's expression, given `tail` (the
+   * pagination's text around an expression of the total) and `count` (the list's `count(*)`
+   * statement). The tail takes a known total — `knownTotal` when the versions of `tables` read
+   * now are `knownVersions`, counted otherwise — and appends, after a NUL byte, the versions it
+   * read and the total it used: all in the statement's one snapshot (sql/mysql-known-totals.ts).
+   */
+  versionedTail?(parts: { tail: (total: string) => string; count: string; tables: readonly string[]; knownVersions: string; knownTotal: string }): string;
 }
 
 /** `"name"`: identifiers come from validated schema names, quoting keeps reserved words safe. */

@@ -10,6 +10,7 @@
  */
 import type { ScalarType } from '../../schema/registry.js';
 import type { SortDirection } from '../../query/tree.js';
+import { EVERY_TABLE, VERSIONS_TABLE } from '../../storage/change-triggers.js';
 import { literal, STRING_TYPES, type Dialect } from './dialect.js';
 
 /** Compares and sorts by code point, trailing spaces included. */
@@ -137,5 +138,21 @@ export const mysqlDialect: Dialect = {
     if (STRING_TYPES.has(type)) return `${expression} COLLATE ${BINARY}`;
     if (type === 'json') return `CAST(${expression} AS CHAR)`;
     return expression;
+  },
+};
+
+/**
+ * MariaDB on a database with the change triggers: a list's tail takes its total known while the
+ * versions of the tables its count reads (and `'*'`, which a sync changing the layout moves) are
+ * those it was counted at. The total is chosen once in a derived table; MariaDB runs the count's
+ * uncorrelated subquery only on the CASE's branch that needs it (ANALYZE: r_loops 0 when known).
+ */
+export const mysqlVersionedDialect: Dialect = {
+  ...mysqlDialect,
+  versionedTail: ({ tail, count, tables, knownVersions, knownTotal }) => {
+    const names = [EVERY_TABLE, ...tables].map(literal).join(', ');
+    const versions = `SELECT group_concat(table_name, '=', version ORDER BY table_name SEPARATOR ',') AS "versions" FROM ${VERSIONS_TABLE} WHERE table_name IN (${names})`;
+    const total = `CASE WHEN v."versions" = ${knownVersions} THEN CAST(${knownTotal} AS INTEGER) ELSE (${count}) END`;
+    return `(SELECT CONCAT(${tail('k."total"')}, X'00', k."versions", ' ', k."total") FROM (SELECT v."versions", ${total} AS "total" FROM (${versions}) v) k)`;
   },
 };
