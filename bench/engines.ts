@@ -114,7 +114,8 @@ export async function prepareDatabases(options: PrepareOptions = {}): Promise<Be
 
 /** `content-api serve --workers N` on the database (which it syncs, as a first start would), for the schema folder `root`, with `args` more. */
 export async function serve(database: BenchDatabase, workers: number, root = repoRoot, args: readonly string[] = []): Promise<BenchServer> {
-  const server = await startServer({ root, database: database.url, args: ['--workers', String(workers), ...args] });
+  // As a user starts it: through the package's command, which sets glibc's mmap threshold (bin/content-api.js).
+  const server = await startServer({ root, database: database.url, args: ['--workers', String(workers), ...args], viaCommand: true });
   const pid = server.child.pid!;
   return {
     baseUrl: server.baseUrl,

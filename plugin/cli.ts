@@ -106,7 +106,8 @@ function endQuietlyOnClosedPipe(): void {
   });
 }
 
-if (isMainModule()) {
+/** Runs the command line of this process: `node dist/plugin/cli.js …`, or the package's `content-api` command (bin/content-api.js). */
+export function runCli(): void {
   endQuietlyOnClosedPipe();
   main(process.argv.slice(2)).then(
     (code) => {
@@ -118,3 +119,5 @@ if (isMainModule()) {
     },
   );
 }
+
+if (isMainModule()) runCli();

@@ -84,7 +84,8 @@ export function scaffold(folder: string, manifest: Manifest, { users = false }: 
       start: 'tsx app.ts',
       check: 'content-api check',
       seed: 'content-api seed --data test/data.yaml',
-      test: "mocha -n import=tsx 'test/**/*.test.ts'",
+      // Each suite creates its databases and tables first: mocha's 2 s is short for that on a busy server.
+      test: "mocha -n import=tsx --timeout 20000 'test/**/*.test.ts'",
       typecheck: 'tsc --noEmit',
     },
     dependencies: { koa: versionOf('koa', '^3.0.0'), [manifest.name]: `^${manifest.version}` },

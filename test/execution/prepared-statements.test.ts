@@ -26,11 +26,11 @@ import type { Knex } from 'knex';
 
   it('reuses the statement of a shape it has prepared', async () => {
     // A new shape counts as heavy and first runs in a body worker, on a connection of its own;
-    // once it has run fast, the API's connection prepares it and reuses it from then on.
-    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=1');
-    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=0');
+    // once it has run fast, the API's connection prepares it and reuses it from then on. A few
+    // runs first: on a loaded machine the first ones may not be fast enough to count as light.
+    for (let value = 0; value < 6; value += 1) await served.request.get(`/api/articles?fields[0]=title&filters[views][$gt]=${value}`);
     const before = await prepared();
-    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=2');
+    await served.request.get('/api/articles?fields[0]=title&filters[views][$gt]=7');
     expect(await prepared()).to.equal(before);
   });
 

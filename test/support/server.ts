@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 /** The compiled CLI entry point. */
 export const cliPath = fileURLToPath(new URL('../../plugin/cli.js', import.meta.url));
+/** The package's `content-api` command as npm links it: a shell launcher of cli.js (bin/content-api.js). */
+export const commandPath = fileURLToPath(new URL('../../../bin/content-api.js', import.meta.url));
 
 const HOST = '127.0.0.1';
 const OUTPUT_LIMIT = 64 * 1024;
@@ -39,6 +41,8 @@ export interface ServeOptions {
   /** Overrides the command; for tests of this helper: `[executable, ...args]`, where `{port}` is replaced. */
   command?: readonly string[];
   env?: NodeJS.ProcessEnv;
+  /** Start through the package's `content-api` command (commandPath), as a user's shell does, rather than `node cli.js`. */
+  viaCommand?: boolean;
 }
 
 const running = new Set<ChildProcess>();
@@ -132,7 +136,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const chosenPort = usesPortPlaceholder ? await freePort() : null;
   const argv = options.command
     ? options.command.map((part) => part.replaceAll('{port}', String(chosenPort)))
-    : [process.execPath, cliPath, 'serve', '--root', options.root ?? repoRoot, '--database', options.database,
+    : [...(options.viaCommand ? [commandPath] : [process.execPath, cliPath]), 'serve', '--root', options.root ?? repoRoot, '--database', options.database,
         '--host', HOST, '--port', '0', ...withOneProcess(options.args ?? ['--no-sync'])];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: options.root ?? repoRoot,
