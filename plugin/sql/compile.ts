@@ -160,8 +160,11 @@ function rootConditions(context: CompileContext, root: RootQuery, purpose: 'page
   const column = (name: string) => (purpose === 'page' ? context.dialect.unindexed(`${ROOT}.${q(name)}`) : `${ROOT}.${q(name)}`);
   const conditions = root.model.draftAndPublish && root.publicationState === 'live' ? [`${column('published_at')} IS NOT NULL`] : [];
   if (root.model.localized && root.locale) {
-    const codes = root.locale.map((code) => context.dialect.typed(context.parameter(code), 'string'));
-    conditions.push(codes.length ? `${column('locale')} IN (${codes.join(', ')})` : '1 = 0');
+    const { dialect } = context;
+    const locale = `${ROOT}."locale"`;
+    if (!root.locale.length) conditions.push('1 = 0');
+    else if (purpose === 'page' && dialect.unindexedExactIn) conditions.push(dialect.unindexedExactIn(locale, root.locale.map((code) => context.parameter(code))));
+    else conditions.push(`${column('locale')} IN (${root.locale.map((code) => dialect.typed(context.parameter(code), 'string')).join(', ')})`);
   }
   if (root.filters) conditions.push(context.rootConditions(() => compileFilter(context, root.filters!, ROOT, root.model)));
   if (root.search !== null) conditions.push(searchCondition(context, root.model, root.search, root.unsearchable));
