@@ -91,7 +91,11 @@ describe('conformance', function () {
 
           before(async function () {
             this.timeout(PREPARE_TIMEOUT_MS + REPLAY_TIMEOUT_MS + 60_000);
-            database = await prepareFixture(kit, fixture, databaseKind.client, PREPARE_TIMEOUT_MS);
+            // MariaDB's small fixture gets the change triggers, its large one not: lists then keep
+            // their totals on one (sql/mysql-known-totals.ts) and count on the other, and the kit's
+            // cases, many of which share a count, check both forms of the statement.
+            const changeTriggers = databaseKind.client === 'mysql' && fixture === 'small';
+            database = await prepareFixture(kit, fixture, databaseKind.client, PREPARE_TIMEOUT_MS, { changeTriggers });
             server = await startServer({ database: database.url, args: ['--no-sync'] });
             results = await replayCases(kit, server.baseUrl, fixture, REPLAY_TIMEOUT_MS);
           });

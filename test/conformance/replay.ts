@@ -86,7 +86,7 @@ export interface FixtureDatabase {
 }
 
 /** A private copy of `<kit>/db/strapi-<fixture>.db` on the given kind of database. */
-export async function prepareFixture(kit: string, fixture: string, client: DatabaseClient, copyTimeoutMs: number): Promise<FixtureDatabase> {
+export async function prepareFixture(kit: string, fixture: string, client: DatabaseClient, copyTimeoutMs: number, options: { changeTriggers?: boolean } = {}): Promise<FixtureDatabase> {
   const directory = mkdtempSync(join(tmpdir(), `content-api-conformance-${fixture}-`));
   const file = join(directory, `strapi-${fixture}.db`);
   const removeFile = () => rmSync(directory, { recursive: true, force: true });
@@ -109,6 +109,10 @@ export async function prepareFixture(kit: string, fixture: string, client: Datab
       copyTimeoutMs,
     );
     if (copy.code !== 0) throw new Error(`content-api copy exited with ${copy.code}:\n${copy.output.trim()}`);
+    if (options.changeTriggers) {
+      const sync = await runCommand([process.execPath, cliPath, 'sync', '--change-triggers', '--database', database.url, '--root', repoRoot], copyTimeoutMs);
+      if (sync.code !== 0) throw new Error(`content-api sync --change-triggers exited with ${sync.code}:\n${sync.output.trim()}`);
+    }
   } catch (error) {
     await drop();
     throw error;
