@@ -16,14 +16,12 @@ import type { Knex } from 'knex';
 import { clientOf, rawRows } from './database.js';
 import { storedName } from './inspect.js';
 import { describeLayout } from './layout.js';
+import { EVERY_TABLE, VERSIONS_TABLE } from './table-versions.js';
 import type { Registry } from '../schema/registry.js';
 
 /** The NOTIFY channel of PostgreSQL's triggers. */
 export const CHANGES_CHANNEL = 'content_api_changes';
-/** MariaDB's table of versions, one row per table. */
-export const VERSIONS_TABLE = 'content_api_table_versions';
-/** The name that stands for every table. */
-export const EVERY_TABLE = '*';
+export { EVERY_TABLE, VERSIONS_TABLE } from './table-versions.js';
 
 const POSTGRES_TRIGGER = 'content_api_changes';
 const POSTGRES_FUNCTION = 'content_api_table_changed';

@@ -131,12 +131,12 @@ function checkRequired(model: Model, data: Record<string, unknown>, options: Row
   }
 }
 
-/** Media: a file id, `{ id }`, a list of them, or null. A single-file attribute takes one. */
 /** `null` or an empty list: a media value that names no file. */
 function namesNoFile(value: unknown): boolean {
   return value === null || (Array.isArray(value) && value.length === 0);
 }
 
+/** Media: a file id, `{ id }`, a list of them, or null. A single-file attribute takes one. */
 function parseMedia(attribute: MediaAttribute, value: unknown, path: DataPath, problems: DataProblem[]): MediaChange | null {
   const values = value === null ? [] : Array.isArray(value) ? value : [value];
   const ids = values.map((entry) => parseId(isPlainObject(entry) && Object.keys(entry).length === 1 ? entry.id : entry));

@@ -10,7 +10,7 @@
  */
 import type { ScalarType } from '../../schema/registry.js';
 import type { SortDirection } from '../../query/tree.js';
-import { EVERY_TABLE, VERSIONS_TABLE } from '../../storage/change-triggers.js';
+import { EVERY_TABLE, VERSIONS_TABLE } from '../../storage/table-versions.js';
 import { literal, STRING_TYPES, type Dialect } from './dialect.js';
 
 /** Compares and sorts by code point, trailing spaces included. */
