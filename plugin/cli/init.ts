@@ -84,8 +84,7 @@ export function scaffold(folder: string, manifest: Manifest, { users = false }: 
       start: 'tsx app.ts',
       check: 'content-api check',
       seed: 'content-api seed --data test/data.yaml',
-      // Each suite creates its databases and tables first: mocha's 2 s is short for that on a busy server.
-      test: "mocha -n import=tsx --timeout 20000 'test/**/*.test.ts'",
+      test: "mocha -n import=tsx 'test/**/*.test.ts'",
       typecheck: 'tsc --noEmit',
     },
     dependencies: { koa: versionOf('koa', '^3.0.0'), [manifest.name]: `^${manifest.version}` },
@@ -103,6 +102,9 @@ export function scaffold(folder: string, manifest: Manifest, { users = false }: 
     'package.json': `${JSON.stringify(packageJson, null, 2)}\n`,
     'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
     '.gitignore': 'node_modules/\n.data/\n',
+    // Each suite creates its databases and tables first: mocha's 2 s is short for that on a busy
+    // server. In mocha's own file, so that any way of running mocha in the app reads it.
+    '.mocharc.json': `${JSON.stringify({ timeout: 20_000 }, null, 2)}\n`,
     'content-types/note.yaml': NOTE_TYPE,
     ...(users ? { 'content-types/user.yaml': stockTypeFile('user'), 'content-types/role.yaml': stockTypeFile('role') } : {}),
     'permissions.yaml': users ? USERS_PERMISSIONS : PERMISSIONS,

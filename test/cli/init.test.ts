@@ -63,7 +63,8 @@ describe('content-api init', function () {
     const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
     expect(manifest).to.include({ name: 'my-app', type: 'module' });
     expect(manifest.dependencies).to.have.property('koa-content-api');
-    expect(manifest.scripts).to.include({ test: "mocha -n import=tsx --timeout 20000 'test/**/*.test.ts'", check: 'content-api check' });
+    expect(manifest.scripts).to.include({ test: "mocha -n import=tsx 'test/**/*.test.ts'", check: 'content-api check' });
+    expect(JSON.parse(readFileSync(join(app, '.mocharc.json'), 'utf8'))).to.deep.equal({ timeout: 20_000 });
 
     const check = await runCli(['check'], app);
     expect(check.code, check.stdout).to.equal(0);
