@@ -12,7 +12,7 @@
  */
 import type { Model, ScalarAttribute } from '../schema/registry.js';
 import type { Filter, RootQuery } from '../query/tree.js';
-import type { Layout } from '../storage/layout.js';
+import type { IndexLayout, Layout } from '../storage/layout.js';
 import { STRING_TYPES } from '../sql/dialect/dialect.js';
 import { defaultIndexName } from '../schema/indexes.js';
 
@@ -42,35 +42,51 @@ export function indexHints(root: RootQuery, layout: Layout, dialect: string): st
   const table = layout.tables.find((entry) => entry.role === 'model' && entry.uid === root.model.uid);
   if (!table) return [];
   const leading = new Set(['id', ...table.indexes.map((index) => index.columns[0])]);
-  // PostgreSQL sorts NULL first ascending (dialect/postgres.ts): only the declared indexes, made
-  // in that order, serve a sort there; Strapi's own put NULL last.
-  const sortable = dialect === 'postgres' ? new Set(['id', ...table.indexes.filter((index) => index.origin === 'schema').map((index) => index.columns[0])]) : leading;
   const names = new Set(layout.tables.flatMap((entry) => entry.indexes.map((index) => index.name)));
   const hints: string[] = [];
   const [first] = root.sort;
-  // MariaDB reads an index backwards only whole, and the API breaks ties by id ascending: a
-  // descending sort is not served by an ascending index there (measured: a filesort beside it).
-  const descendingOnMariadb = dialect === 'mysql' && first?.direction === 'desc';
-  if (first && !first.path.length && first.field.kind === 'scalar' && !sortable.has(first.field.column) && !descendingOnMariadb && indexServes(dialect, first.field.type, 'sort')) {
-    hints.push(`sort on ${table.name}.${first.field.column} reads every row: ${declaration(root.model, first.field, names)}`);
+  const descending = first?.direction === 'desc';
+  if (first && !first.path.length && first.field.kind === 'scalar' && !sortServed(table.indexes, first.field.column, descending, dialect) && indexServes(dialect, first.field.type, 'sort')) {
+    // MariaDB needs the key in the sort's direction (sortServed); elsewhere an ascending key serves both.
+    const key = dialect === 'mysql' && descending ? 'desc' : null;
+    hints.push(`sort on ${table.name}.${first.field.column} reads every row: ${declaration(root.model, first.field, names, key)}`);
   }
   const filtered = rootComparisons(root.filters).filter((field) => indexServes(dialect, field.type, 'filter'));
   if (filtered.length && !filtered.some((field) => leading.has(field.column))) {
-    hints.push(`filter on ${table.name}.${filtered[0]!.column} reads every row: ${declaration(root.model, filtered[0]!, names)}`);
+    hints.push(`filter on ${table.name}.${filtered[0]!.column} reads every row: ${declaration(root.model, filtered[0]!, names, null)}`);
   }
   return hints;
 }
 
 /**
- * What to write, and where: `index: true` on an attribute the author wrote, an `indexes` entry for
- * an implicit one, with a name when the default one is taken (on PostgreSQL the API's own
- * `<table>_published_at_index` does not serve a sort: see indexHints).
+ * Whether an index reads a list sorted on `column` in the API's order (ties by id ascending):
+ * - MariaDB reads an index backwards only whole (its hidden id key descending too), so only a key
+ *   in the sort's own direction serves (measured: `Using filesort` beside an ascending one for
+ *   `:desc`); Strapi's and the API's own keys all ascend;
+ * - PostgreSQL sorts NULL first ascending (dialect/postgres.ts): only declared indexes, made in
+ *   that order, serve, in either direction; Strapi's put NULL last;
+ * - SQLite: any index leading with the column, read either way.
  */
-function declaration(model: Model, field: ScalarAttribute, names: ReadonlySet<string>): string {
+function sortServed(indexes: readonly IndexLayout[], column: string, descending: boolean, dialect: string): boolean {
+  if (column === 'id') return true;
+  return indexes.some((index) => {
+    if (index.columns[0] !== column) return false;
+    if (dialect === 'mysql') return (index.descending?.[0] === true) === descending;
+    return dialect !== 'postgres' || index.origin === 'schema';
+  });
+}
+
+/**
+ * What to write, and where: `index: true` on an attribute the author wrote, an `indexes` entry for
+ * an implicit one or a descending key (`key`), with a name when the default one is taken (on
+ * PostgreSQL the API's own `<table>_published_at_index` does not serve a sort: see sortServed).
+ */
+function declaration(model: Model, field: ScalarAttribute, names: ReadonlySet<string>, key: 'desc' | null): string {
   const file = model.source ? ` in ${model.source.file}` : '';
-  const fallback = defaultIndexName(model.tableName, [field.column]);
-  if (names.has(fallback)) return `declare "indexes: [{ name: ${defaultIndexName(model.tableName, [field.column, 'sort'])}, attributes: [${field.name}] }]"${file}`;
-  if (field.implicit) return `declare "indexes: [{ attributes: [${field.name}] }]"${file}`;
+  const column = key ? `${field.column}_${key}` : field.column;
+  const attribute = key ? `${field.name}:${key}` : field.name;
+  if (names.has(defaultIndexName(model.tableName, [column]))) return `declare "indexes: [{ name: ${defaultIndexName(model.tableName, [column, 'sort'])}, attributes: [${attribute}] }]"${file}`;
+  if (field.implicit || key) return `declare "indexes: [{ attributes: [${attribute}] }]"${file}`;
   return `declare "index: true" on ${model.singularName}.${field.name}${file}`;
 }
 

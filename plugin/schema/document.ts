@@ -53,7 +53,7 @@ export interface CommonAttributeDocument {
 export interface IndexDocument {
   /** Default `<table>_<columns>_index`. */
   name?: string;
-  /** Attribute names, in the index's order. */
+  /** Attribute names, in the index's order; `views:desc` makes that key descending. */
   attributes: string[];
 }
 

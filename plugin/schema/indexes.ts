@@ -10,6 +10,7 @@ import type { Declared } from './declared.js';
 import { closestName } from './closest-name.js';
 import { problemAt, type SchemaProblem } from './problems.js';
 import type { DeclaredIndex } from './registry.js';
+import { describeKeys, indexKeys } from '../storage/index-marks.js';
 import { columnName } from '../storage/naming.js';
 
 /** Where an index was declared, to report a problem found once the whole layout is known. */
@@ -80,25 +81,33 @@ export function declaredIndexes(entry: Declared, problems: SchemaProblem[]): Ind
       continue;
     }
     const columns = [columnName(name)];
-    declarations.push({ entry, path, index: { name: defaultIndexName(entry.tableName, columns), attributes: [name], columns } });
+    declarations.push({ entry, path, index: { name: defaultIndexName(entry.tableName, columns), attributes: [name], columns, descending: [false] } });
   }
   const listed = (entry.loaded.document as { indexes?: { name?: string; attributes: string[] }[] }).indexes ?? [];
   listed.forEach((declaration, position) => {
     const columns: string[] = [];
+    const descending: boolean[] = [];
+    const names: string[] = [];
     let usable = true;
-    declaration.attributes.forEach((name, item) => {
+    declaration.attributes.forEach((written, item) => {
+      // `views:desc`, as a sort is written; the schema file's JSON schema allows only `:asc` and `:desc`.
+      const [name = written, direction] = written.split(':');
+      names.push(name);
       const at = (message: string) => problems.push(problemAt(entry.loaded, ['indexes', position, 'attributes', item], message));
       const attribute = entry.attributes[name];
       const column = implicit.get(name) ?? (attribute && !noColumnReason(entry, attribute) ? columnName(name) : null);
       usable &&= column !== null && !columns.includes(column);
       if (column !== null && columns.includes(column)) at(`"${name}" is listed twice in this index`);
-      else if (column !== null) columns.push(column);
+      else if (column !== null) {
+        columns.push(column);
+        descending.push(direction === 'desc');
+      }
       else if (attribute) at(noColumnReason(entry, attribute) as string);
       else if (!entry.loaded.invalidAttributes?.has(name)) at(unknownAttributeMessage(name, entry, implicit));
     });
     if (!usable) return;
-    const name = declaration.name ?? defaultIndexName(entry.tableName, columns);
-    declarations.push({ entry, path: ['indexes', position], index: { name, attributes: [...declaration.attributes], columns } });
+    const name = declaration.name ?? defaultIndexName(entry.tableName, columns.map((column, key) => (descending[key] ? `${column}_desc` : column)));
+    declarations.push({ entry, path: ['indexes', position], index: { name, attributes: names, columns, descending } });
   });
   return declarations;
 }
@@ -113,6 +122,7 @@ export interface LayoutIndex {
   readonly table: string;
   readonly name: string;
   readonly columns: readonly string[];
+  readonly descending?: readonly boolean[];
 }
 
 /**
@@ -139,10 +149,10 @@ export function checkIndexClashes(declarations: readonly IndexDeclaration[], lay
   const clean: IndexDeclaration[] = [];
   for (const declaration of declarations) {
     const index = { table: declaration.entry.tableName, ...declaration.index };
-    const same = declared.find((other) => other.table === index.table && sameColumns(other.columns, index.columns));
+    const same = declared.find((other) => other.table === index.table && indexKeys(other) === indexKeys(index));
     const clash = named.find((other) => comparableName(other.name) === comparableName(index.name));
     const at = (message: string) => problems.push(problemAt(declaration.entry.loaded, declaration.path, message));
-    if (same) at(`duplicate index: ${same.name} is declared over ${index.columns.join(', ')} already`);
+    if (same) at(`duplicate index: ${same.name} is declared over ${describeKeys(index)} already`);
     else if (clash) at(`index name "${index.name}" is already used by an index of ${clash.table}${clash.name === index.name ? '' : ` (${clash.name}: PostgreSQL keeps the first 63 bytes of a name)`}; give this one a "name"`);
     else {
       named.push(index);
@@ -153,6 +163,3 @@ export function checkIndexClashes(declarations: readonly IndexDeclaration[], lay
   return clean;
 }
 
-function sameColumns(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((column, position) => column === b[position]);
-}

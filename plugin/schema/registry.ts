@@ -171,6 +171,8 @@ export interface DeclaredIndex {
   readonly attributes: readonly string[];
   /** Their columns in the type's own table, in the same order. */
   readonly columns: readonly string[];
+  /** Per column, whether its key is descending (`views:desc`): MariaDB reads an index backwards only whole. */
+  readonly descending: readonly boolean[];
 }
 
 export interface Model {

@@ -29,6 +29,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[a-z][a-z0-9-]*\\.[a-z][a-z0-9-]*$': 'a component uid such as shared.seo',
   '^(api|plugin)::[a-z][a-z0-9-]*\\.[a-z][a-z0-9-]*$': 'a uid such as api::article.article',
   '^-?[0-9]+$': 'an integer',
+  '^[A-Za-z][A-Za-z0-9_]*(:(asc|desc))?$': 'an attribute name, with :asc or :desc for its direction (views:desc)',
 };
 
 const TYPE_NAMES: Record<string, string> = {

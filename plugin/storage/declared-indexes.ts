@@ -11,7 +11,7 @@
  */
 import type { Knex } from 'knex';
 import type { DatabaseClient } from './database.js';
-import { indexMark } from './index-marks.js';
+import { indexKeys, indexMark } from './index-marks.js';
 import { storedName, type ExistingTable } from './inspect.js';
 import type { IndexLayout, TableLayout } from './layout.js';
 
@@ -19,16 +19,18 @@ import type { IndexLayout, TableLayout } from './layout.js';
  * Create a declared index with its mark (names as stored: see storedName). On PostgreSQL the keys
  * are in the API's sort order (dialect/postgres.ts), which only such an index serves: NULL first
  * (`ASC NULLS FIRST`, read backwards for `DESC NULLS LAST`; a default index puts NULL last, and
- * `sort=views:desc` then read and sorted every row beside it), and a string column `COLLATE "C"`
- * (code points).
+ * `sort=views:desc` then read and sorted every row beside it; a `:desc` key is `DESC NULLS LAST`,
+ * the same order backwards), and a string column `COLLATE "C"` (code points).
  */
 export async function createDeclaredIndex(knex: Knex, client: DatabaseClient, table: TableLayout, name: string, index: IndexLayout): Promise<void> {
-  const mark = indexMark(index.columns);
+  const mark = indexMark(index);
   const textColumns = new Set(table.columns.filter((column) => column.type === 'string').map((column) => column.name));
-  const key = (column: string) => {
-    if (client === 'sqlite') return '?? COLLATE BINARY';
-    if (client === 'postgres') return `??${textColumns.has(column) ? ' COLLATE "C"' : ''} ASC NULLS FIRST`;
-    return '??';
+  const key = (column: string, position: number) => {
+    const descending = index.descending?.[position] === true;
+    if (client === 'sqlite') return `?? COLLATE BINARY${descending ? ' DESC' : ''}`;
+    if (client === 'postgres') return `??${textColumns.has(column) ? ' COLLATE "C"' : ''} ${descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`;
+    // MariaDB builds a descending key from 10.8 (older servers parse DESC and build it ascending).
+    return `??${descending ? ' DESC' : ''}`;
   };
   const keys = index.columns.map(key).join(', ');
   const create = knex.raw(`CREATE INDEX ?? ON ?? (${keys})`, [name, table.name, ...index.columns]).toQuery();
@@ -63,7 +65,7 @@ export interface DeclaredIndexWork {
  */
 export function declaredIndexWork(client: DatabaseClient, layout: TableLayout, existing: ExistingTable): DeclaredIndexWork {
   const declared = new Map(layout.indexes.filter((index) => index.origin === 'schema').map((index) => [storedName(client, index.name), index]));
-  const stale = [...existing.declaredIndexes].filter(([name, marked]) => declared.get(name)?.columns.join(',') !== marked).map(([name]) => name).sort();
+  const stale = [...existing.declaredIndexes].filter(([name, marked]) => { const index = declared.get(name); return !index || indexKeys(index) !== marked; }).map(([name]) => name).sort();
   const present = new Set(existing.indexes.filter((name) => !stale.includes(name)));
   return { stale, missing: [...declared].filter(([name]) => !present.has(name)).map(([, index]) => index) };
 }

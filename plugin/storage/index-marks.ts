@@ -5,26 +5,43 @@
 
 const MARK = 'koa-content-api index: ';
 
-/** The mark of an index over `columns`: `koa-content-api index: views,id`. */
-export function indexMark(columns: readonly string[]): string {
-  return `${MARK}${columns.join(',')}`;
+/**
+ * An index's keys as its mark names them: the columns in order, a descending one followed by
+ * `:desc` (`views:desc,id`). Marks made before keys had a direction name only columns, which is
+ * the same text for an index whose keys all ascend.
+ */
+export function indexKeys(index: { readonly columns: readonly string[]; readonly descending?: readonly boolean[] }): string {
+  return index.columns.map((column, key) => (index.descending?.[key] ? `${column}:desc` : column)).join(',');
 }
 
-/** The columns a comment's mark names (`views,id`), or null when it has none. */
+/** `views desc, id`: an index's keys as a message names them. */
+export function describeKeys(index: { readonly columns: readonly string[]; readonly descending?: readonly boolean[] }): string {
+  return index.columns.map((column, key) => (index.descending?.[key] ? `${column} desc` : column)).join(', ');
+}
+
+/** The mark of an index: `koa-content-api index: views:desc,id`. */
+export function indexMark(index: { readonly columns: readonly string[]; readonly descending?: readonly boolean[] }): string {
+  return `${MARK}${indexKeys(index)}`;
+}
+
+/** The keys a comment's mark names (`views:desc,id`), or null when it has none. */
 export function markedColumns(comment: string | null | undefined): string | null {
   if (!comment) return null;
-  const found = new RegExp(`^${MARK}([a-z0-9_,]*)$`).exec(comment);
+  const found = new RegExp(`^${MARK}([a-z0-9_,:]*)$`).exec(comment);
   return found ? found[1]! : null;
 }
 
 const SQLITE_INDEX = /^CREATE INDEX\s+\S+\s+ON\s+\S+\s*\((.*)\)$/is;
-const SQLITE_MARKED_COLUMN = /^\s*[`"]([a-z0-9_]+)[`"]\s+COLLATE\s+BINARY\s*$/i;
+const SQLITE_MARKED_COLUMN = /^\s*[`"]([a-z0-9_]+)[`"]\s+COLLATE\s+BINARY(\s+DESC)?\s*$/i;
 
-/** The columns of a SQLite index statement every column of which is marked, or null. */
+/** The keys of a SQLite index statement every column of which is marked (as indexKeys writes them), or null. */
 export function sqliteMarkedColumns(statement: string | null | undefined): string | null {
   const list = statement ? SQLITE_INDEX.exec(statement) : null;
   if (!list) return null;
-  const columns = list[1]!.split(',').map((item) => SQLITE_MARKED_COLUMN.exec(item)?.[1]);
-  return columns.every((column) => column !== undefined) ? columns.join(',') : null;
+  const keys = list[1]!.split(',').map((item) => {
+    const marked = SQLITE_MARKED_COLUMN.exec(item);
+    return marked && (marked[2] ? `${marked[1]}:desc` : marked[1]);
+  });
+  return keys.every((key) => key) ? keys.join(',') : null;
 }
 

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../schema/registry.js';
 import { clientOf } from './database.js';
 import { declaredIndexWork } from './declared-indexes.js';
+import { describeKeys } from './index-marks.js';
 import { inspectDatabase, storedName } from './inspect.js';
 import { describeLayout } from './layout.js';
 
@@ -35,7 +36,7 @@ export async function findLayoutDifferences(knex: Knex, registry: Registry): Pro
     const work = declaredIndexWork(client, table, found);
     for (const name of work.stale) warnings.push(`index ${name} on ${table.name} was made by sync for a declaration that is gone or changed; content-api sync drops it`);
     for (const index of work.missing) {
-      warnings.push(`index ${index.name} on ${table.name} (${index.columns.join(', ')}), declared in ${declaredIn.get(table.name)}, is missing; content-api sync creates it`);
+      warnings.push(`index ${index.name} on ${table.name} (${describeKeys(index)}), declared in ${declaredIn.get(table.name)}, is missing; content-api sync creates it`);
     }
   }
   return { problems, warnings };

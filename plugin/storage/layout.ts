@@ -42,6 +42,8 @@ export interface ColumnLayout {
 export interface IndexLayout {
   readonly name: string;
   readonly columns: readonly string[];
+  /** Per column, whether its key is descending; absent: every key ascends (all of Strapi's). */
+  readonly descending?: readonly boolean[];
   readonly unique: boolean;
   /**
    * `strapi`: part of Strapi's layout; `query`: added for this API's own queries (see
@@ -173,7 +175,7 @@ function modelTable(model: Model): TableLayout {
   if (locale) columns.push(locale);
   if (model.uid === FILE_UID) indexes.push(...FILE_INDEXES);
   indexes.push(...queryIndexes(model));
-  for (const declared of model.indexes) indexes.push({ name: declared.name, columns: declared.columns, unique: false, origin: 'schema' });
+  for (const declared of model.indexes) indexes.push({ name: declared.name, columns: declared.columns, descending: declared.descending, unique: false, origin: 'schema' });
   return { name: model.tableName, role: 'model', uid: model.uid, columns, indexes, foreignKeys: [] };
 }
 

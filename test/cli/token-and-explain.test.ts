@@ -203,9 +203,10 @@ describe('content-api explain', () => {
     for (const dialect of ['sqlite', 'postgres']) {
       expect(await hints(repoRoot, q10, dialect), dialect).to.deep.equal(['-- sort on articles.views reads every row: declare "index: true" on article.views in content-types/article.yaml']);
     }
-    // MariaDB serves an ascending sort from the index, not a descending one (ties are broken by id ascending).
-    expect(await hints(repoRoot, q10, 'mysql')).to.deep.equal([]);
-    expect(await hints(repoRoot, '/api/articles?sort=views', 'mysql')).to.have.length(1);
+    // MariaDB reads an index backwards only whole, and ties are broken by id ascending: a descending sort needs a descending key.
+    const descendingKey = '-- sort on articles.views reads every row: declare "indexes: [{ attributes: [views:desc] }]" in content-types/article.yaml';
+    expect(await hints(repoRoot, q10, 'mysql')).to.deep.equal([descendingKey]);
+    expect(await hints(repoRoot, '/api/articles?sort=views', 'mysql')).to.deep.equal(['-- sort on articles.views reads every row: declare "index: true" on article.views in content-types/article.yaml']);
     expect(await hints(repoRoot, '/api/articles?sort=publishedAt:desc&filters[rating][$gte]=4')).to.deep.equal([
       '-- sort on articles.published_at reads every row: declare "indexes: [{ attributes: [publishedAt] }]" in content-types/article.yaml',
       '-- filter on articles.rating reads every row: declare "index: true" on article.rating in content-types/article.yaml',
@@ -229,6 +230,10 @@ describe('content-api explain', () => {
       writeFileSync(file, readFileSync(file, 'utf8').replace('  views:\n    type: integer\n', '  views:\n    type: integer\n    index: true\n'));
       expect(await hints(root, q10)).to.deep.equal([]);
       expect(await hints(root, '/api/articles?filters[views][$gt]=3&filters[rating][$gt]=3')).to.deep.equal([]);
+      expect(await hints(root, q10, 'mysql')).to.deep.equal([descendingKey]);
+      expect(await hints(root, '/api/articles?sort=views', 'mysql')).to.deep.equal([]);
+      writeFileSync(file, `${readFileSync(file, 'utf8')}indexes:\n  - attributes: [views:desc]\n`);
+      for (const dialect of ['sqlite', 'postgres', 'mysql']) expect(await hints(root, q10, dialect), dialect).to.deep.equal([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -19,13 +19,16 @@ import { planRestRead } from '../../plugin/http/rest-read.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { compileRequest } from '../../plugin/sql/compile.js';
+import { mysqlDialect } from '../../plugin/sql/dialect/mysql.js';
+import { positionalStatement } from '../../plugin/sql/positional.js';
+import { copyDatabase } from '../../plugin/storage/copy.js';
 import { sqliteDialect } from '../../plugin/sql/dialect/sqlite.js';
 import { clientOf } from '../../plugin/storage/database.js';
 import { inspectDatabase, storedName } from '../../plugin/storage/inspect.js';
 import { findLayoutDifferences } from '../../plugin/storage/layout-differences.js';
 import { registerSqlFunctions, type SqliteConnection } from '../../plugin/storage/sql-functions.js';
 import { syncSchema } from '../../plugin/storage/sync.js';
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
+import { createTestDatabase, mysqlServerUrl, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { copyFixtureFile, createScratchFolder, REPO_ROOT, type ScratchFolder } from '../storage/fixtures.js';
 
 const run = promisify(execFile);
@@ -61,6 +64,15 @@ async function declaredIn(knex: Knex, table: string): Promise<Record<string, str
   return Object.fromEntries((await inspectDatabase(knex)).get(table)?.declaredIndexes ?? []);
 }
 
+/** How the engine's catalog shows an index's keys: SQLite's and PostgreSQL's statement, MariaDB's `column:A|D` list. */
+async function indexDefinition(knex: Knex, name: string): Promise<string> {
+  const client = clientOf(knex);
+  if (client === 'sqlite') return ((await knex.raw(`SELECT sql FROM sqlite_master WHERE name = ?`, [name])) as { sql: string }[])[0]!.sql;
+  if (client === 'postgres') return (await knex.raw<{ rows: { indexdef: string }[] }>(`SELECT indexdef FROM pg_indexes WHERE indexname = ?`, [name])).rows[0]!.indexdef;
+  const [rows] = (await knex.raw(`SELECT column_name AS "column", collation AS "direction" FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = ? ORDER BY seq_in_index`, [name])) as [{ column: string; direction: string }[]];
+  return rows.map((row) => `${row.column}:${row.direction}`).join(',');
+}
+
 async function indexNames(knex: Knex, table: string): Promise<string[]> {
   return [...((await inspectDatabase(knex)).get(table)?.indexes ?? [])].sort();
 }
@@ -81,11 +93,26 @@ describe('storage: indexes declared by schema files', function () {
 
   it('names each declared index like Strapi, over the columns in order', () => {
     expect(indexed.routes.get('articles')!.indexes).to.deep.equal([
-      { name: 'articles_views_index', attributes: ['views'], columns: ['views'] },
-      { name: 'articles_kind_published_at_index', attributes: ['kind', 'publishedAt'], columns: ['kind', 'published_at'] },
-      { name: 'articles_by_rating', attributes: ['rating', 'id'], columns: ['rating', 'id'] },
+      { name: 'articles_views_index', attributes: ['views'], columns: ['views'], descending: [false] },
+      { name: 'articles_kind_published_at_index', attributes: ['kind', 'publishedAt'], columns: ['kind', 'published_at'], descending: [false, false] },
+      { name: 'articles_by_rating', attributes: ['rating', 'id'], columns: ['rating', 'id'], descending: [false, false] },
     ]);
-    expect(indexed.models.get('shared.seo')!.indexes).to.deep.equal([{ name: 'components_shared_seos_meta_title_index', attributes: ['metaTitle'], columns: ['meta_title'] }]);
+    expect(indexed.models.get('shared.seo')!.indexes).to.deep.equal([
+      { name: 'components_shared_seos_meta_title_index', attributes: ['metaTitle'], columns: ['meta_title'], descending: [false] },
+    ]);
+  });
+
+  it('a key written `views:desc` is descending, and names the index apart from an ascending one', async () => {
+    const registry = await loadSchema(
+      writeSchema(folder, 'descending', (article) => {
+        article.indexes = [{ attributes: ['views:desc'] }, { attributes: ['views:asc'] }, { attributes: ['kind', 'publishedAt:desc'] }];
+      }),
+    );
+    expect(registry.routes.get('articles')!.indexes).to.deep.equal([
+      { name: 'articles_views_desc_index', attributes: ['views'], columns: ['views'], descending: [true] },
+      { name: 'articles_views_index', attributes: ['views'], columns: ['views'], descending: [false] },
+      { name: 'articles_kind_published_at_desc_index', attributes: ['kind', 'publishedAt'], columns: ['kind', 'published_at'], descending: [false, true] },
+    ]);
   });
 
   for (const kind of testDatabaseKinds()) {
@@ -180,6 +207,34 @@ describe('storage: indexes declared by schema files', function () {
         expect(await syncSchema(knex, plain)).to.deep.equal([{ kind: 'droppedIndex', table: 'articles', name: stored }]);
       });
 
+      it("makes a descending key descending, marks it so, and remakes the index when a key's direction changes", async () => {
+        const { knex } = database;
+        const declaring = (name: string, key: string) =>
+          loadSchema(
+            writeSchema(folder, `${name}-${kind.name}`, (article) => {
+              article.indexes = [{ name: 'articles_by_views', attributes: [key, 'rating'] }];
+            }),
+          );
+        const descending = await declaring('descending-key', 'views:desc');
+        await syncSchema(knex, plain);
+        expect(await syncSchema(knex, descending)).to.deep.equal([{ kind: 'index', table: 'articles', name: 'articles_by_views' }]);
+        expect(await declaredIn(knex, 'articles')).to.deep.equal({ articles_by_views: 'views:desc,rating' });
+        expect(await syncSchema(knex, descending)).to.deep.equal([]);
+        expect(await findLayoutDifferences(knex, descending)).to.deep.equal({ problems: [], warnings: [] });
+        const definition = await indexDefinition(knex, 'articles_by_views');
+        if (kind.client === 'sqlite') expect(definition).to.match(/\(`views` COLLATE BINARY DESC, `rating` COLLATE BINARY\)$/);
+        if (kind.client === 'postgres') expect(definition).to.match(/\(views DESC NULLS LAST, rating NULLS FIRST\)$/);
+        if (kind.client === 'mysql') expect(definition).to.equal('views:D,rating:A');
+        // A mark naming columns only, as sync wrote before keys had a direction, is an ascending index.
+        const ascending = await declaring('ascending-key', 'views');
+        expect(await syncSchema(knex, ascending)).to.deep.equal([
+          { kind: 'droppedIndex', table: 'articles', name: 'articles_by_views' },
+          { kind: 'index', table: 'articles', name: 'articles_by_views' },
+        ]);
+        expect(await declaredIn(knex, 'articles')).to.deep.equal({ articles_by_views: 'views,rating' });
+        expect(await syncSchema(knex, await declaring('ascending-written', 'views:asc'))).to.deep.equal([]);
+      });
+
       it('check --database reports a missing declared index as a warning, a missing column as a problem', async () => {
         const { knex } = database;
         await syncSchema(knex, plain);
@@ -218,6 +273,37 @@ describe('storage: indexes declared by schema files', function () {
     expect(synced.stdout).to.include('created index articles_views_index on articles\n').and.include('4 changes\n');
     const clean = await run(process.execPath, [CLI, 'check', '--root', indexedRoot, '--database', `sqlite:${file}`]);
     expect(clean.stdout).to.match(/\ndatabase ok\n$/);
+  });
+
+  it("MariaDB reads q10's page (sort=views:desc) from a `views:desc` key, and sorts every row beside an ascending one", async function () {
+    if (!mysqlServerUrl()) this.skip();
+    const source = (await import('../../plugin/storage/database.js')).openDatabase(`sqlite:${copyFixtureFile('large', folder, 'large-for-mariadb.db')}`);
+    const database = await createTestDatabase('mysql');
+    const pageStep = async (registry: Registry) => {
+      const permissions = (await loadPermissions(join(indexedRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
+      const root = planRestRead(
+        { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
+        { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: 'sort[0]=views:desc&fields[0]=title&fields[1]=views', role: 'public' },
+      );
+      const { entries } = compileRequest(mysqlDialect, root);
+      const { sql, values } = positionalStatement(entries.sql, entries.values, { forKnex: mysqlDialect });
+      const [steps] = (await database.knex.raw(`EXPLAIN ${sql}`, values as Knex.RawBinding[])) as [{ select_type: string; table: string; key: string | null; Extra: string | null }[]];
+      return steps.find((step) => step.select_type === 'DERIVED')!;
+    };
+    try {
+      await copyDatabase({ from: source, to: database.knex, registry: plain });
+      const ascending = await loadSchema(writeSchema(folder, 'mariadb-ascending', (article) => (article.attributes.views.index = true)));
+      await syncSchema(database.knex, ascending);
+      expect(await pageStep(ascending)).to.include({ key: null }).and.have.property('Extra').that.includes('Using filesort');
+      const descending = await loadSchema(writeSchema(folder, 'mariadb-descending', (article) => (article.indexes = [{ attributes: ['views:desc'] }])));
+      await syncSchema(database.knex, descending);
+      const step = await pageStep(descending);
+      expect(step).to.include({ key: 'articles_views_desc_index' });
+      expect(step.Extra ?? '').not.to.include('filesort');
+    } finally {
+      await source.destroy();
+      await database.drop();
+    }
   });
 
   it("SQLite reads q10's page (sort=views:desc) from articles_views_index on a copy of the large fixture", async () => {

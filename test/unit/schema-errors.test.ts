@@ -93,6 +93,8 @@ const KINDS: readonly (readonly [title: string, fixture: string, problems: reado
     { file: 'content-types/post.yaml', path: 'indexes.2', line: 21, column: 5, message: 'index name "posts_published_at_index" is already used by an index of posts; give this one a "name"' },
     { file: 'content-types/post.yaml', path: 'indexes.4', line: 24, column: 5, message: 'index name "posts_slug_unique" is already used by an index of posts; give this one a "name"' },
     { file: 'content-types/post.yaml', path: 'indexes.5', line: 26, column: 5, message: 'index name "authors_name_index" is already used by an index of authors; give this one a "name"' },
+    // indexes.7 (title:desc) is another index than indexes.0's ascending title.
+    { file: 'content-types/post.yaml', path: 'indexes.8', line: 30, column: 5, message: 'duplicate index: posts_title_desc_index is declared over title desc already' },
   ]],
 ];
 
