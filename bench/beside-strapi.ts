@@ -12,12 +12,16 @@
  * stay the cold ones. The closing note adds what the cache costs a write and a read it cannot
  * answer (cache-cost.ts; `--no-cost` leaves it out).
  *
- *   npm run bench:strapi [-- --seconds 2] [-- --only q3,q14] [-- --no-cost]
+ * `--index article.views:desc` measures every server with one more index, declared for `serve` and
+ * created for Strapi (declared-index.ts): the standard run stays on Strapi's layout.
+ *
+ *   npm run bench:strapi [-- --seconds 2] [-- --only q3,q14] [-- --no-cost] [-- --index article.views:desc]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { conformanceKitDir } from '../test/support/conformance-kit.js';
 import { mysqlServerUrl } from '../test/support/databases.js';
+import { declareBenchIndex } from './declared-index.js';
 import { prepareEngines } from './engines.js';
 import { measureCacheCost } from './cache-cost.js';
 import { measureQuery } from './measure.js';
@@ -34,20 +38,24 @@ interface Server {
 const geomean = (values: readonly number[]) => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' }, only: { type: 'string' }, 'no-cost': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' }, only: { type: 'string' }, 'no-cost': { type: 'boolean', default: false }, index: { type: 'string' } } });
   const only = values.only ? new Set(values.only.split(',')) : null;
   const queries = BENCH_QUERIES.filter((query) => !only || only.has(query.id));
   const options = { seconds: Number(values.seconds), samples: 10, connections: 10 };
   const servers: Server[] = [];
   // Measured last, but started before ours: stopped in `finally` even when preparing ours fails.
   let strapiOnMariadb: Server | null = null;
+  const index = values.index ? await declareBenchIndex(values.index) : null;
   try {
     const fixture = join(conformanceKitDir(), 'db', 'strapi-large.db');
     // BENCH_STRAPI_PORT: the port of the reference on SQLite (the next one for MariaDB's), else free ones.
     const port = process.env.BENCH_STRAPI_PORT ? Number(process.env.BENCH_STRAPI_PORT) : undefined;
-    servers.push(await startStrapi(fixture, { port }));
-    strapiOnMariadb = mysqlServerUrl() ? { ...(await startStrapiOnMariadb(fixture, port === undefined ? undefined : port + 1)), name: 'strapi-mysql' } : null;
-    for (const engine of await prepareEngines({ mysql: true, cache: '256MB' })) servers.push({ name: engine.name, baseUrl: engine.baseUrl, stop: engine.stop });
+    if (index) process.stdout.write(`every server's database has ${index.description} (declared for serve, created for Strapi)\n`);
+    const strapiFile = index ? await index.sqliteCopy(fixture) : fixture;
+    servers.push(await startStrapi(strapiFile, { port }));
+    await index?.verify(strapiFile);
+    strapiOnMariadb = mysqlServerUrl() ? { ...(await startStrapiOnMariadb(fixture, port === undefined ? undefined : port + 1, index ?? undefined)), name: 'strapi-mysql' } : null;
+    for (const engine of await prepareEngines({ mysql: true, cache: '256MB', root: index?.root })) servers.push({ name: engine.name, baseUrl: engine.baseUrl, stop: engine.stop });
     const ours = servers.slice(1);
     if (strapiOnMariadb) servers.push(strapiOnMariadb);
     const mysqlAgainstItsStrapi = strapiOnMariadb ? ours.findIndex((server) => server.name === 'mysql') : -1;
@@ -92,6 +100,7 @@ async function main(): Promise<void> {
   } finally {
     for (const server of servers) await server.stop();
     if (strapiOnMariadb && !servers.includes(strapiOnMariadb)) await strapiOnMariadb.stop();
+    index?.remove();
   }
   // Once every server of the table has stopped: the cost is measured on servers of its own.
   if (!values['no-cost']) process.stdout.write(`what the cache adds where it does not answer, p50 without → with it:\n${(await measureCacheCost(300)).join('\n')}\n`);

@@ -61,6 +61,8 @@ export interface PrepareOptions {
    * once its answers are kept (beside-strapi.ts).
    */
   readonly cache?: string;
+  /** The schema folder served and copied (default: the package's own). */
+  readonly root?: string;
 }
 
 export async function prepareDatabases(options: PrepareOptions = {}): Promise<BenchDatabase[]> {
@@ -73,7 +75,7 @@ export async function prepareDatabases(options: PrepareOptions = {}): Promise<Be
     const target = await createTestDatabase(client);
     try {
       const source = openDatabase(`sqlite:${file}`);
-      await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(repoRoot) });
+      await copyDatabase({ from: source, to: target.knex, registry: await loadSchema(options.root ?? repoRoot) });
       await source.destroy();
       return target;
     } catch (error) {
@@ -102,7 +104,7 @@ export async function prepareDatabases(options: PrepareOptions = {}): Promise<Be
     if (options.mysql && mysqlServerUrl()) {
       const target = await copied('mysql');
       // The change triggers, as `content-api sync --change-triggers` installs them: lists keep their totals (sql/mysql-known-totals.ts).
-      await installChangeTriggers(target.knex, await loadSchema(repoRoot)).catch(async (error: unknown) => (await target.drop(), Promise.reject(error)));
+      await installChangeTriggers(target.knex, await loadSchema(options.root ?? repoRoot)).catch(async (error: unknown) => (await target.drop(), Promise.reject(error)));
       databases.push({ name: 'mysql', description: 'MariaDB through mysql2, strapi-large.db copied with content-api copy, with the change triggers', url: target.url, session: null, drop: () => target.drop() });
     }
     return databases;
@@ -130,8 +132,8 @@ export async function serve(database: BenchDatabase, workers: number, root = rep
 export async function prepareEngines(options: PrepareOptions = {}): Promise<BenchEngine[]> {
   const engines: BenchEngine[] = [];
   for (const database of await prepareDatabases(options)) {
-    const server = await serve(database, 1);
-    const warm = options.cache ? await serve(database, 1, repoRoot, ['--cache', options.cache, '--quiet']).catch(async (error: unknown) => (await server.stop(), await database.drop(), Promise.reject(error))) : null;
+    const server = await serve(database, 1, options.root);
+    const warm = options.cache ? await serve(database, 1, options.root, ['--cache', options.cache, '--quiet']).catch(async (error: unknown) => (await server.stop(), await database.drop(), Promise.reject(error))) : null;
     engines.push({
       name: database.name,
       description: database.description,

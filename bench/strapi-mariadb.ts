@@ -16,6 +16,7 @@ import { copyDatabase } from '../plugin/storage/copy.js';
 import { openDatabase } from '../plugin/storage/database.js';
 import { createTestDatabase } from '../test/support/databases.js';
 import { freePort } from '../test/support/server.js';
+import type { BenchIndex } from './declared-index.js';
 import { repoRoot } from './engines.js';
 import type { StrapiServer } from './strapi-server.js';
 
@@ -35,8 +36,8 @@ const DATABASE_CONFIG = `module.exports = ({ env }) => {
 };
 `;
 
-/** Starts the reference on the fixture `file` (SQLite, read only) copied into MariaDB. */
-export async function startStrapiOnMariadb(file: string, fixedPort?: number): Promise<StrapiServer> {
+/** Starts the reference on the fixture `file` (SQLite, read only) copied into MariaDB, with `index` when given (declared-index.ts). */
+export async function startStrapiOnMariadb(file: string, fixedPort?: number, index?: BenchIndex): Promise<StrapiServer> {
   const installed = join(process.env.ORACLE_DIR ?? join(homedir(), '.cache', 'strapi-oracle'), 'strapi-app');
   if (!existsSync(join(installed, 'node_modules', '@strapi', 'strapi'))) throw new Error(`the reference is not installed at ${installed}`);
   const database = await createTestDatabase('mysql');
@@ -84,8 +85,10 @@ export async function startStrapiOnMariadb(file: string, fixedPort?: number): Pr
       await boot();
       await stopChild();
       await copyStrapiRows(source, database.knex);
+      await index?.create(database.knex);
       const status = await boot();
       if (status !== 200) throw new Error(`the reference on MariaDB answers ${status} to GET /api/articles`);
+      await index?.verify(database.knex);
       return { name: 'strapi', baseUrl, pid: child!.pid!, stop: cleanUp };
     } finally {
       await source.destroy();
