@@ -101,8 +101,7 @@ export function declaredIndexes(entry: Declared, problems: SchemaProblem[]): Ind
       else if (column !== null) {
         columns.push(column);
         descending.push(direction === 'desc');
-      }
-      else if (attribute) at(noColumnReason(entry, attribute) as string);
+      } else if (attribute) at(noColumnReason(entry, attribute) as string);
       else if (!entry.loaded.invalidAttributes?.has(name)) at(unknownAttributeMessage(name, entry, implicit));
     });
     if (!usable) return;
