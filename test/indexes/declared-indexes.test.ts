@@ -16,6 +16,7 @@ import { parse, stringify } from 'yaml';
 import { contentApi } from '../../plugin/index.js';
 import { loadPermissions } from '../../plugin/access/permissions.js';
 import { planRestRead } from '../../plugin/http/rest-read.js';
+import type { RootQuery } from '../../plugin/query/tree.js';
 import { loadSchema } from '../../plugin/schema/load.js';
 import type { Registry } from '../../plugin/schema/registry.js';
 import { compileRequest } from '../../plugin/sql/compile.js';
@@ -71,6 +72,15 @@ async function indexDefinition(knex: Knex, name: string): Promise<string> {
   if (client === 'postgres') return (await knex.raw<{ rows: { indexdef: string }[] }>(`SELECT indexdef FROM pg_indexes WHERE indexname = ?`, [name])).rows[0]!.indexdef;
   const [rows] = (await knex.raw(`SELECT column_name AS "column", collation AS "direction" FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = ? ORDER BY seq_in_index`, [name])) as [{ column: string; direction: string }[]];
   return rows.map((row) => `${row.column}:${row.direction}`).join(',');
+}
+
+/** q10 (`sort=views:desc`, title and views) as the public role reads it. */
+async function planQ10(registry: Registry, root: string): Promise<RootQuery> {
+  const permissions = (await loadPermissions(join(root, 'permissions.yaml'), 'permissions.yaml', registry))!;
+  return planRestRead(
+    { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
+    { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: 'sort[0]=views:desc&fields[0]=title&fields[1]=views', role: 'public' },
+  );
 }
 
 async function indexNames(knex: Knex, table: string): Promise<string[]> {
@@ -280,12 +290,7 @@ describe('storage: indexes declared by schema files', function () {
     const source = (await import('../../plugin/storage/database.js')).openDatabase(`sqlite:${copyFixtureFile('large', folder, 'large-for-mariadb.db')}`);
     const database = await createTestDatabase('mysql');
     const pageStep = async (registry: Registry) => {
-      const permissions = (await loadPermissions(join(indexedRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
-      const root = planRestRead(
-        { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
-        { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: 'sort[0]=views:desc&fields[0]=title&fields[1]=views', role: 'public' },
-      );
-      const { entries } = compileRequest(mysqlDialect, root);
+      const { entries } = compileRequest(mysqlDialect, await planQ10(registry, indexedRoot));
       const { sql, values } = positionalStatement(entries.sql, entries.values, { forKnex: mysqlDialect });
       const [steps] = (await database.knex.raw(`EXPLAIN ${sql}`, values as Knex.RawBinding[])) as [{ select_type: string; table: string; key: string | null; Extra: string | null }[]];
       return steps.find((step) => step.select_type === 'DERIVED')!;
@@ -310,12 +315,7 @@ describe('storage: indexes declared by schema files', function () {
     const file = copyFixtureFile('large', folder, 'large.db');
     const knex = (await import('../../plugin/storage/database.js')).openDatabase(`sqlite:${file}`);
     const planOf = async (registry: Registry) => {
-      const permissions = (await loadPermissions(join(indexedRoot, 'permissions.yaml'), 'permissions.yaml', registry))!;
-      const root = planRestRead(
-        { registry, limits: { defaultLimit: 25, maxLimit: 100, withCount: true }, permissions },
-        { model: registry.routes.get('articles')!, action: 'find', id: null, querystring: 'sort[0]=views:desc&fields[0]=title&fields[1]=views', role: 'public' },
-      );
-      const { entries } = compileRequest(sqliteDialect, root);
+      const { entries } = compileRequest(sqliteDialect, await planQ10(registry, indexedRoot));
       const reader = new Database(file, { readonly: true });
       try {
         registerSqlFunctions(reader as unknown as SqliteConnection);
