@@ -60,9 +60,11 @@ for (const kind of testDatabaseKinds()) {
       const servedBefore = finished.slice(finishedWhenAsked, turn).filter((entry) => entry === 'flood 200').length;
       const servedAfter = finished.slice(turn + 1).filter((entry) => entry === 'flood 200').length;
       // First come first served, it would have waited for all of them: here only for those running
-      // when it came (two heavy slots at most) and one started beside it.
-      expect(servedBefore, finished.join(', ')).to.be.at.most(3);
-      expect(servedAfter, finished.join(', ')).to.be.at.least(1);
+      // when it came (two heavy slots at most), one started beside it, and one whose statement had
+      // ended but whose answer (about 3 MB) was still on its way (seen on MariaDB: 4, in 2 runs of 6).
+      const order = `${finished.join(', ')} (${finishedWhenAsked} finished before the other token asked)`;
+      expect(servedBefore, order).to.be.at.most(4);
+      expect(servedAfter, order).to.be.at.least(1);
     });
   });
 }
