@@ -4,18 +4,33 @@
  * a change drops only the bodies of its tables; a time bound expires bodies.
  */
 import { expect } from 'chai';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ResponseCache } from '../../plugin/cache/response-cache.js';
+
+/** A full collection, to read what is live (the flag made available at run time, as mocha runs without it). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** Bytes on V8's heap and in buffers outside it. */
+function liveBytes(): number {
+  collectGarbage();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
 
 const body = (text: string) => ({ body: Buffer.from(text), etag: `W/"${text}"` });
 
 describe('the response cache (cache/response-cache.ts)', () => {
   it('keeps bodies within its bytes, least recently used out first', () => {
-    // A body of 300 bytes takes one block of 512, and with its key and bookkeeping 700 bytes or so: three fit.
-    const cache = new ResponseCache({ maxBytes: 2200, maxEntryBytes: 1000 });
+    // A body of 300 bytes takes one block of 512, and with its key and bookkeeping 1,150 bytes or so: three fit.
+    const cache = new ResponseCache({ maxBytes: 3600, maxEntryBytes: 1000 });
     const since = cache.clock();
     for (const key of ['a', 'b', 'c', 'd']) expect(cache.set(key, body(key.repeat(300)), ['t'], since)).to.equal(true);
     expect(cache.size).to.equal(3);
-    expect(cache.bytes).to.be.at.most(2200);
+    expect(cache.bytes).to.be.at.most(3600);
     expect(cache.get('a')).to.equal(undefined);
     expect(cache.get('b')?.body.toString()).to.equal('b'.repeat(300));
     cache.set('e', body('e'.repeat(300)), ['t'], since);
@@ -23,6 +38,24 @@ describe('the response cache (cache/response-cache.ts)', () => {
     expect(cache.get('c')).to.equal(undefined);
     expect(cache.get('b')).not.to.equal(undefined);
     expect(cache.set('big', body('x'.repeat(1001)), ['t'], since)).to.equal(false);
+  });
+
+  it('holds no more memory than its bytes, however small its bodies', function () {
+    this.timeout(30_000);
+    // Each entry's record, key and ETag count as much as its blocks when bodies are small.
+    for (const size of [200, 1000, 30_000]) {
+      const maxBytes = 32 * 1024 * 1024;
+      const cache = new ResponseCache({ maxBytes, maxEntryBytes: 64 * 1024 });
+      const text = Buffer.alloc(size, 120);
+      const before = liveBytes();
+      // Enough bodies to fill it twice over, the first ones dropped.
+      for (let index = 0; index < (2 * maxBytes) / size; index += 1) {
+        cache.set(`1\u0000public\u0000api::article.article\u0000find\u0000pagination[page]=${index}\u0000`, { body: text, etag: `W/"${index.toString(16)}"` }, ['articles', 'categories'], cache.clock());
+      }
+      const held = liveBytes() - before;
+      expect(cache.bytes, `${size} B bodies`).to.be.at.most(maxBytes).and.above(maxBytes * 0.95);
+      expect(held, `${size} B bodies: ${cache.size} kept in ${(held / 1048576).toFixed(1)} MB`).to.be.at.most(maxBytes);
+    }
   });
 
   it('serves each body from blocks it reuses, as a copy of its own', () => {
