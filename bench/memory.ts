@@ -12,10 +12,12 @@
  * `--cache SIZE` measures each server once more with the response cache (`serve --cache SIZE`),
  * the row after the one without. `--distinct N` sends, instead of the random queries, N distinct
  * lists of articles in turn (pages and page sizes: bodies of 10–35 entries, 10–40 KB), so that a
- * cache keeps as many answers as it may hold and then drops the oldest.
+ * cache keeps as many answers as it may hold and then drops the oldest. `--repeat N` measures
+ * each server N times, alternating with and without the cache, and ends with the median peaks and
+ * the median of what the cache added in each round (a single peak moves by tens of MB between runs).
  *
  *   npm run bench:memory [-- --workers 1,2] [-- --seconds 20] [-- --engines sqlite] [-- --strapi [--strapi-port 23337]]
- *   npm run bench:memory -- --workers 1 --engines sqlite --distinct 10000 --cache 64MB
+ *   npm run bench:memory -- --workers 1 --engines sqlite --distinct 10000 --cache 64MB [--repeat 5]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -69,6 +71,24 @@ async function measure(pid: number, baseUrl: string, seconds: number, queries?: 
   return { idleMb: idle / MB, peakMb: peak / MB, rps: answers.answers.length / seconds, failures: answers.failures.length };
 }
 
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** The median peaks of the rounds, and the median of what the cache added to each round's peak. */
+function medianLine(label: string, peaks: ReadonlyMap<string | null, readonly number[]>, cache: string | null): string {
+  const without = peaks.get(null)!;
+  let line = `${label}: median peak ${median(without).toFixed(0)} MB`;
+  if (cache) {
+    const withCache = peaks.get(cache)!;
+    const added = withCache.map((peak, round) => peak - without[round]!);
+    line += `, ${median(withCache).toFixed(0)} MB with --cache ${cache}; the cache added ${median(added).toFixed(0)} MB at the median of ${added.length} rounds (${added.map((mb) => `${mb >= 0 ? '+' : ''}${mb.toFixed(0)}`).join(', ')})`;
+  }
+  return `${line}\n`;
+}
+
 const row = (label: string, figures: MemoryFigures, note = '') =>
   `${label.padEnd(32)}${figures.idleMb.toFixed(0).padStart(9)}${figures.peakMb.toFixed(0).padStart(9)}${figures.rps.toFixed(0).padStart(8)}${note}\n`;
 
@@ -82,8 +102,11 @@ async function main(): Promise<void> {
       'strapi-port': { type: 'string' },
       cache: { type: 'string' },
       distinct: { type: 'string' },
+      repeat: { type: 'string', default: '1' },
     },
   });
+  const repeat = Number(values.repeat);
+  if (!(Number.isInteger(repeat) && repeat > 0)) throw new Error(`--repeat expects a number of rounds, got "${values.repeat}"`);
   const counts = values.workers.split(',').map(Number);
   if (counts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--workers expects process counts such as 1,2, got "${values.workers}"`);
   const seconds = Number(values.seconds);
@@ -108,17 +131,22 @@ async function main(): Promise<void> {
   try {
     for (const database of databases) {
       for (const workers of counts) {
-        for (const cache of values.cache ? [null, values.cache] : [null]) {
-          const server = await serve(database, workers, repoRoot, cache ? ['--cache', cache] : []);
-          try {
-            const figures = await measure(server.pid, server.baseUrl, seconds, queries());
-            failures += figures.failures;
-            const label = `${database.name} --workers ${workers}${cache ? ` --cache ${cache}` : ''}`;
-            process.stdout.write(row(label, figures, figures.failures ? `  ${figures.failures} failures` : ''));
-          } finally {
-            await server.stop();
+        const peaks = new Map<string | null, number[]>();
+        for (let round = 0; round < repeat; round += 1) {
+          for (const cache of values.cache ? [null, values.cache] : [null]) {
+            const server = await serve(database, workers, repoRoot, cache ? ['--cache', cache] : []);
+            try {
+              const figures = await measure(server.pid, server.baseUrl, seconds, queries());
+              failures += figures.failures;
+              const label = `${database.name} --workers ${workers}${cache ? ` --cache ${cache}` : ''}`;
+              process.stdout.write(row(label, figures, figures.failures ? `  ${figures.failures} failures` : ''));
+              peaks.set(cache, [...(peaks.get(cache) ?? []), figures.peakMb]);
+            } finally {
+              await server.stop();
+            }
           }
         }
+        if (repeat > 1) process.stdout.write(medianLine(`${database.name} --workers ${workers}`, peaks, values.cache ?? null));
       }
     }
   } finally {
