@@ -14,6 +14,7 @@ import { parse, stringify } from 'yaml';
 import { loadSchema } from '../plugin/schema/load.js';
 import { clientOf, openDatabase } from '../plugin/storage/database.js';
 import { createDeclaredIndex } from '../plugin/storage/declared-indexes.js';
+import { describeKeys } from '../plugin/storage/index-marks.js';
 import { inspectDatabase, storedName } from '../plugin/storage/inspect.js';
 import { describeLayout, type IndexLayout, type TableLayout } from '../plugin/storage/layout.js';
 import { repoRoot } from './engines.js';
@@ -51,7 +52,7 @@ export async function declareBenchIndex(spec: string): Promise<BenchIndex> {
     const table = describeLayout(registry).tables.find((candidate) => candidate.name === model.tableName) as TableLayout;
     const index = model.indexes.at(-1)!;
     const layout: IndexLayout = { name: index.name, columns: index.columns, descending: index.descending, unique: false, origin: 'schema' };
-    const description = `${index.name} on ${table.name} (${index.columns.map((column, position) => `${column}${index.descending[position] ? ' desc' : ''}`).join(', ')})`;
+    const description = `${index.name} on ${table.name} (${describeKeys(index)})`;
     const create = (knex: Knex) => createDeclaredIndex(knex, clientOf(knex), table, storedName(clientOf(knex), index.name), layout);
     return {
       description,

@@ -83,9 +83,11 @@ function sortServed(indexes: readonly IndexLayout[], column: string, descending:
  */
 function declaration(model: Model, field: ScalarAttribute, names: ReadonlySet<string>, key: 'desc' | null): string {
   const file = model.source ? ` in ${model.source.file}` : '';
-  const column = key ? `${field.column}_${key}` : field.column;
+  const descending = [key === 'desc'];
   const attribute = key ? `${field.name}:${key}` : field.name;
-  if (names.has(defaultIndexName(model.tableName, [column]))) return `declare "indexes: [{ name: ${defaultIndexName(model.tableName, [column, 'sort'])}, attributes: [${attribute}] }]"${file}`;
+  if (names.has(defaultIndexName(model.tableName, { columns: [field.column], descending }))) {
+    return `declare "indexes: [{ name: ${defaultIndexName(model.tableName, { columns: [field.column, 'sort'], descending })}, attributes: [${attribute}] }]"${file}`;
+  }
   if (field.implicit || key) return `declare "indexes: [{ attributes: [${attribute}] }]"${file}`;
   return `declare "index: true" on ${model.singularName}.${field.name}${file}`;
 }

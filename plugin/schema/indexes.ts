@@ -10,7 +10,7 @@ import type { Declared } from './declared.js';
 import { closestName } from './closest-name.js';
 import { problemAt, type SchemaProblem } from './problems.js';
 import type { DeclaredIndex } from './registry.js';
-import { describeKeys, indexKeys } from '../storage/index-marks.js';
+import { describeKeys, indexKeys, keysInName, type IndexKeys } from '../storage/index-marks.js';
 import { columnName } from '../storage/naming.js';
 
 /** Where an index was declared, to report a problem found once the whole layout is known. */
@@ -60,9 +60,9 @@ function implicitColumns(entry: Declared): Map<string, string> {
   return columns;
 }
 
-/** `<table>_<columns>_index`, as Strapi names the indexes it declares itself. */
-export function defaultIndexName(tableName: string, columns: readonly string[]): string {
-  return `${tableName}_${columns.join('_')}_index`;
+/** `<table>_<columns>_index`, as Strapi names the indexes it declares itself; a descending key's column followed by `_desc`. */
+export function defaultIndexName(tableName: string, keys: IndexKeys): string {
+  return `${tableName}_${keysInName(keys).join('_')}_index`;
 }
 
 /**
@@ -81,7 +81,7 @@ export function declaredIndexes(entry: Declared, problems: SchemaProblem[]): Ind
       continue;
     }
     const columns = [columnName(name)];
-    declarations.push({ entry, path, index: { name: defaultIndexName(entry.tableName, columns), attributes: [name], columns, descending: [false] } });
+    declarations.push({ entry, path, index: { name: defaultIndexName(entry.tableName, { columns }), attributes: [name], columns, descending: [false] } });
   }
   const listed = (entry.loaded.document as { indexes?: { name?: string; attributes: string[] }[] }).indexes ?? [];
   listed.forEach((declaration, position) => {
@@ -105,7 +105,7 @@ export function declaredIndexes(entry: Declared, problems: SchemaProblem[]): Ind
       else if (!entry.loaded.invalidAttributes?.has(name)) at(unknownAttributeMessage(name, entry, implicit));
     });
     if (!usable) return;
-    const name = declaration.name ?? defaultIndexName(entry.tableName, columns.map((column, key) => (descending[key] ? `${column}_desc` : column)));
+    const name = declaration.name ?? defaultIndexName(entry.tableName, { columns, descending });
     declarations.push({ entry, path: ['indexes', position], index: { name, attributes: names, columns, descending } });
   });
   return declarations;
@@ -117,11 +117,9 @@ function unknownAttributeMessage(name: string, entry: Declared, implicit: Map<st
 }
 
 /** An index of the whole layout, as the name and column check below compares them. */
-export interface LayoutIndex {
+export interface LayoutIndex extends IndexKeys {
   readonly table: string;
   readonly name: string;
-  readonly columns: readonly string[];
-  readonly descending?: readonly boolean[];
 }
 
 /**

@@ -5,22 +5,38 @@
 
 const MARK = 'koa-content-api index: ';
 
+/** An index's columns in order, and which of their keys descend (absent: all ascend). */
+export interface IndexKeys {
+  readonly columns: readonly string[];
+  readonly descending?: readonly boolean[];
+}
+
+/** Each column, a descending one followed by `suffix`. */
+function keyNames(index: IndexKeys, suffix: string): string[] {
+  return index.columns.map((column, key) => (index.descending?.[key] ? `${column}${suffix}` : column));
+}
+
 /**
  * An index's keys as its mark names them: the columns in order, a descending one followed by
  * `:desc` (`views:desc,id`). Marks made before keys had a direction name only columns, which is
  * the same text for an index whose keys all ascend.
  */
-export function indexKeys(index: { readonly columns: readonly string[]; readonly descending?: readonly boolean[] }): string {
-  return index.columns.map((column, key) => (index.descending?.[key] ? `${column}:desc` : column)).join(',');
+export function indexKeys(index: IndexKeys): string {
+  return keyNames(index, ':desc').join(',');
 }
 
 /** `views desc, id`: an index's keys as a message names them. */
-export function describeKeys(index: { readonly columns: readonly string[]; readonly descending?: readonly boolean[] }): string {
-  return index.columns.map((column, key) => (index.descending?.[key] ? `${column} desc` : column)).join(', ');
+export function describeKeys(index: IndexKeys): string {
+  return keyNames(index, ' desc').join(', ');
+}
+
+/** `views_desc_id`: the keys as the index's default name spells them (schema/indexes.ts defaultIndexName). */
+export function keysInName(index: IndexKeys): string[] {
+  return keyNames(index, '_desc');
 }
 
 /** The mark of an index: `koa-content-api index: views:desc,id`. */
-export function indexMark(index: { readonly columns: readonly string[]; readonly descending?: readonly boolean[] }): string {
+export function indexMark(index: IndexKeys): string {
   return `${MARK}${indexKeys(index)}`;
 }
 

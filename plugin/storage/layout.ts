@@ -3,6 +3,7 @@
  * named exactly as Strapi 4.26 names them. `sync` creates it, `copy` moves it, the models map it
  * and the tests compare it with a database Strapi wrote; none of them names a table on its own.
  */
+import type { IndexKeys } from './index-marks.js';
 import { FILE_UID, MORPH_TABLE, type LinkTable, type Model, type Registry, type StoredScalarType } from '../schema/registry.js';
 
 /**
@@ -38,12 +39,9 @@ export interface ColumnLayout {
   readonly referencesId?: true;
 }
 
-/** An index by Strapi's name, over columns in order. */
-export interface IndexLayout {
+/** An index by Strapi's name, over columns in order (a declared one's keys may descend; all of Strapi's ascend). */
+export interface IndexLayout extends IndexKeys {
   readonly name: string;
-  readonly columns: readonly string[];
-  /** Per column, whether its key is descending; absent: every key ascends (all of Strapi's). */
-  readonly descending?: readonly boolean[];
   readonly unique: boolean;
   /**
    * `strapi`: part of Strapi's layout; `query`: added for this API's own queries (see
