@@ -1,7 +1,15 @@
 /**
  * The memory of the kept bodies: blocks of fixed size carved out of pages that are allocated once,
- * as the cache first fills, and reused from then on. A body is copied into blocks when it is kept
+ * when the cache is made, and reused from then on. A body is copied into blocks when it is kept
  * and out of them, into a buffer of its own, when it is served.
+ *
+ * The pages are SharedArrayBuffers, although no other thread sees them, because V8 does not count
+ * shared memory as its isolate's memory outside the heap, which decides when it collects the heap.
+ * In plain buffers, 64 MB of pages counted as 64 MB of new memory outside the heap, as they were
+ * allocated (at start) or filled (during the load): V8 started a full collection then, and set
+ * the heap's next limit from whatever was live at that moment, often higher than at the
+ * collection it would have made; the run's peak followed. The kernel gives a page memory only
+ * when it is first written, so the blocks cost resident memory as they fill.
  *
  * Why not keep each body's own buffer: a body kept for a while is promoted to V8's old generation,
  * and once dropped its bytes are freed only by the next full collection, which V8 starts when the
@@ -19,8 +27,8 @@
 /** Bytes per block: a kept body wastes less than one. */
 export const BLOCK_BYTES = 512;
 
-/** Bytes per page, allocated as the cache fills: 2,048 blocks. */
-const PAGE_BYTES = 1024 * 1024;
+/** Bytes per page at most (a Buffer's view is limited to 4 GB): a cache of up to 1 GB has one. */
+const PAGE_BYTES = 1024 * 1024 * 1024;
 const BLOCKS_PER_PAGE = PAGE_BYTES / BLOCK_BYTES;
 
 /** The end of a chain. */
@@ -33,17 +41,25 @@ export interface StoredBody {
 }
 
 export class BodyBlocks {
-  private readonly pages: Buffer[] = [];
+  private readonly pages: readonly Buffer[];
   /** Per block, the next one of its body, or of the free chain; END after the last. */
-  private next: Int32Array;
-  private freeHead = END;
-  private freeCount = 0;
-  private readonly maxPages: number;
+  private readonly next: Int32Array;
+  private freeHead: number;
+  private freeCount: number;
+  /** Blocks written so far: they are handed out in order until then, and reused first afterwards. */
+  private written = 0;
 
-  /** Room for `maxBytes` of blocks, allocated a page at a time as they are taken. */
+  /** Room for `maxBytes` of blocks, allocated at once (and resident as they are written). */
   constructor(maxBytes: number) {
-    this.maxPages = Math.max(1, Math.ceil(maxBytes / PAGE_BYTES));
-    this.next = new Int32Array(BLOCKS_PER_PAGE);
+    const blocks = Math.max(1, Math.ceil(maxBytes / BLOCK_BYTES));
+    const pages = Math.ceil(blocks / BLOCKS_PER_PAGE);
+    this.pages = Array.from({ length: pages }, (_, page) => Buffer.from(new SharedArrayBuffer(Math.min(BLOCKS_PER_PAGE, blocks - page * BLOCKS_PER_PAGE) * BLOCK_BYTES)));
+    this.next = new Int32Array(blocks);
+    // The free chain starts in order: the pages are written, and made resident, one after another.
+    for (let block = 0; block < blocks - 1; block += 1) this.next[block] = block + 1;
+    this.next[blocks - 1] = END;
+    this.freeHead = 0;
+    this.freeCount = blocks;
   }
 
   /** The blocks a body of `length` bytes takes. */
@@ -51,22 +67,22 @@ export class BodyBlocks {
     return Math.ceil(length / BLOCK_BYTES);
   }
 
-  /** Bytes allocated for blocks and their chain so far (never given back: they are reused). */
-  get allocatedBytes(): number {
-    return this.pages.length * PAGE_BYTES + this.next.byteLength;
+  /** What the blocks cost in resident memory: the blocks written so far (no page of the rest was touched) and their links. */
+  get residentBytes(): number {
+    return this.written * BLOCK_BYTES + this.next.byteLength;
   }
 
   /** Copies `body` into free blocks; null when there are not enough (the caller drops bodies first). */
   store(body: Buffer): StoredBody | null {
     const count = BodyBlocks.blocksFor(body.length);
     if (count === 0) return { first: END, length: 0 };
-    while (this.freeCount < count && this.pages.length < this.maxPages) this.addPage();
     if (this.freeCount < count) return null;
     const first = this.freeHead;
     let block = first;
     for (let index = 0; index < count; index += 1) {
       const start = index * BLOCK_BYTES;
       body.copy(this.pageOf(block), this.offsetOf(block), start, Math.min(start + BLOCK_BYTES, body.length));
+      if (block >= this.written) this.written = block + 1;
       if (index < count - 1) block = this.next[block]!;
     }
     this.freeHead = this.next[block]!;
@@ -97,21 +113,6 @@ export class BodyBlocks {
     this.next[last] = this.freeHead;
     this.freeHead = stored.first;
     this.freeCount += count;
-  }
-
-  private addPage(): void {
-    const first = this.pages.length * BLOCKS_PER_PAGE;
-    this.pages.push(Buffer.allocUnsafeSlow(PAGE_BYTES));
-    if (this.next.length < this.pages.length * BLOCKS_PER_PAGE) {
-      const grown = new Int32Array(Math.min(2 * this.next.length, this.maxPages * BLOCKS_PER_PAGE));
-      grown.set(this.next);
-      this.next = grown;
-    }
-    // The new page's blocks, chained in order, go before the free chain.
-    for (let block = first; block < first + BLOCKS_PER_PAGE - 1; block += 1) this.next[block] = block + 1;
-    this.next[first + BLOCKS_PER_PAGE - 1] = this.freeHead;
-    this.freeHead = first;
-    this.freeCount += BLOCKS_PER_PAGE;
   }
 
   private pageOf(block: number): Buffer {
