@@ -9,7 +9,9 @@
  * allocated (at start) or filled (during the load): V8 started a full collection then, and set
  * the heap's next limit from whatever was live at that moment, often higher than at the
  * collection it would have made; the run's peak followed. The kernel gives a page memory only
- * when it is first written, so the blocks cost resident memory as they fill.
+ * when it is first written, so the blocks cost resident memory as they are first written, and
+ * keep it once given back: the cache counts the blocks written, not those in use
+ * (`residentBytes`), and blocks given back are taken again before any new one.
  *
  * Why not keep each body's own buffer: a body kept for a while is promoted to V8's old generation,
  * and once dropped its bytes are freed only by the next full collection, which V8 starts when the
@@ -19,13 +21,16 @@
  * garbage; the buffer a hit is served from dies young, and is freed by the next scavenge.
  *
  * A body's blocks are chained: `next` holds, per block, the body's following block (or the next
- * free one), so that keeping a body allocates nothing but its small record. A typed array of block
+ * one given back), so that keeping a body allocates nothing but its small record. A typed array of block
  * numbers per body, as first written, cost about 700 bytes more per entry than it held (its
  * buffer outside the heap and that buffer's object): 14 MB for 20,000 small answers.
  */
 
 /** Bytes per block: a kept body wastes less than one. */
 export const BLOCK_BYTES = 512;
+
+/** What a block costs: its bytes and its link. */
+export const BLOCK_COST = BLOCK_BYTES + Int32Array.BYTES_PER_ELEMENT;
 
 /** Bytes per page at most (a Buffer's view is limited to 4 GB): a cache of up to 1 GB has one. */
 const PAGE_BYTES = 1024 * 1024 * 1024;
@@ -42,11 +47,12 @@ export interface StoredBody {
 
 export class BodyBlocks {
   private readonly pages: readonly Buffer[];
-  /** Per block, the next one of its body, or of the free chain; END after the last. */
+  /** Per block in use, the next one of its body; per block given back, the next one given back. END after the last. */
   private readonly next: Int32Array;
-  private freeHead: number;
-  private freeCount: number;
-  /** Blocks written so far: they are handed out in order until then, and reused first afterwards. */
+  /** The blocks given back, taken again first: all of them were written. */
+  private freeHead = END;
+  private freeCount = 0;
+  /** Blocks written so far: 0 … written - 1. Beyond them, the blocks never taken, in order. */
   private written = 0;
 
   /** Room for `maxBytes` of blocks, allocated at once (and resident as they are written). */
@@ -55,11 +61,6 @@ export class BodyBlocks {
     const pages = Math.ceil(blocks / BLOCKS_PER_PAGE);
     this.pages = Array.from({ length: pages }, (_, page) => Buffer.from(new SharedArrayBuffer(Math.min(BLOCKS_PER_PAGE, blocks - page * BLOCKS_PER_PAGE) * BLOCK_BYTES)));
     this.next = new Int32Array(blocks);
-    // The free chain starts in order: the pages are written, and made resident, one after another.
-    for (let block = 0; block < blocks - 1; block += 1) this.next[block] = block + 1;
-    this.next[blocks - 1] = END;
-    this.freeHead = 0;
-    this.freeCount = blocks;
   }
 
   /** The blocks a body of `length` bytes takes. */
@@ -67,27 +68,34 @@ export class BodyBlocks {
     return Math.ceil(length / BLOCK_BYTES);
   }
 
-  /** What the blocks cost in resident memory: the blocks written so far (no page of the rest was touched) and their links. */
+  /**
+   * What the blocks cost in resident memory: those written so far, with their links. A block given
+   * back keeps its memory (the kernel keeps a page it gave); the rest of the pages has none yet.
+   */
   get residentBytes(): number {
-    return this.written * BLOCK_BYTES + this.next.byteLength;
+    return this.written * BLOCK_COST;
+  }
+
+  /** The blocks written once `count` more are taken: those given back are taken first, and only the rest are new. */
+  writtenWith(count: number): number {
+    return this.written + Math.max(0, count - this.freeCount);
   }
 
   /** Copies `body` into free blocks; null when there are not enough (the caller drops bodies first). */
   store(body: Buffer): StoredBody | null {
     const count = BodyBlocks.blocksFor(body.length);
     if (count === 0) return { first: END, length: 0 };
-    if (this.freeCount < count) return null;
-    const first = this.freeHead;
-    let block = first;
-    for (let index = 0; index < count; index += 1) {
-      const start = index * BLOCK_BYTES;
+    if (this.freeCount + this.next.length - this.written < count) return null;
+    let first = END;
+    let previous = END;
+    for (let start = 0; start < body.length; start += BLOCK_BYTES) {
+      const block = this.take();
       body.copy(this.pageOf(block), this.offsetOf(block), start, Math.min(start + BLOCK_BYTES, body.length));
-      if (block >= this.written) this.written = block + 1;
-      if (index < count - 1) block = this.next[block]!;
+      if (previous === END) first = block;
+      else this.next[previous] = block;
+      previous = block;
     }
-    this.freeHead = this.next[block]!;
-    this.next[block] = END;
-    this.freeCount -= count;
+    this.next[previous] = END;
     return { first, length: body.length };
   }
 
@@ -113,6 +121,15 @@ export class BodyBlocks {
     this.next[last] = this.freeHead;
     this.freeHead = stored.first;
     this.freeCount += count;
+  }
+
+  /** A block given back if there is one, else the first never written. */
+  private take(): number {
+    if (this.freeHead === END) return this.written++;
+    const block = this.freeHead;
+    this.freeHead = this.next[block]!;
+    this.freeCount -= 1;
+    return block;
   }
 
   private pageOf(block: number): Buffer {

@@ -13,7 +13,7 @@
  * A body up to BLOCKED_BODY_BYTES is kept in blocks the cache reuses (body-blocks.ts), counted
  * whole, and copied out for each answer; a larger one in a buffer of its own, sent as it is.
  */
-import { BLOCK_BYTES, BodyBlocks, type StoredBody } from './body-blocks.js';
+import { BLOCK_COST, BodyBlocks, type StoredBody } from './body-blocks.js';
 
 export interface CachedBody {
   readonly body: Buffer;
@@ -41,7 +41,7 @@ interface Entry {
 }
 
 export interface ResponseCacheOptions {
-  /** Most bytes held: bodies, keys and bookkeeping. */
+  /** Most bytes held: bodies (the blocks ever written, and bodies of their own), keys and bookkeeping. */
   readonly maxBytes: number;
   /** Largest body kept (default an eighth of maxBytes). */
   readonly maxEntryBytes?: number;
@@ -70,10 +70,12 @@ const TABLE_OVERHEAD = 32;
  */
 export const HEAP_PEAK_FACTOR = 4;
 
-/** An entry's bytes: its body (its blocks whole, and their links), and its key (two bytes a character), tables and record at their peak on the heap. */
+/**
+ * An entry's bytes beside its blocks (counted as the blocks written, `BodyBlocks.residentBytes`):
+ * a body of its own, and its key (two bytes a character), tables and record at their peak on the heap.
+ */
 function entryBytes(length: number, key: string, tables: readonly string[]): number {
-  const body = length <= BLOCKED_BODY_BYTES ? BodyBlocks.blocksFor(length) * (BLOCK_BYTES + Int32Array.BYTES_PER_ELEMENT) : length;
-  return body + HEAP_PEAK_FACTOR * (key.length * 2 + tables.length * TABLE_OVERHEAD + ENTRY_OVERHEAD);
+  return (length <= BLOCKED_BODY_BYTES ? 0 : length) + HEAP_PEAK_FACTOR * (key.length * 2 + tables.length * TABLE_OVERHEAD + ENTRY_OVERHEAD);
 }
 
 export interface CacheCounters {
@@ -92,6 +94,7 @@ export class ResponseCache {
   private readonly writes = new Map<string, number>();
   private writesToEverything = 0;
   private ticks = 0;
+  /** Bytes held beside the blocks: the entries' own bodies and records. */
   private held = 0;
   private readonly blocks: BodyBlocks;
   readonly maxBytes: number;
@@ -108,9 +111,9 @@ export class ResponseCache {
     this.blocks = new BodyBlocks(this.maxBytes);
   }
 
-  /** Bytes held now. */
+  /** Bytes held now: the blocks written so far (in use or not), and the entries' own bodies and records. */
   get bytes(): number {
-    return this.held;
+    return this.held + this.blocks.residentBytes;
   }
 
   /** Bytes of the blocks written so far: the part of the pages the kernel has given memory. */
@@ -152,11 +155,15 @@ export class ResponseCache {
    */
   set(key: string, body: CachedBody, tables: readonly string[], since: number): boolean {
     const bytes = entryBytes(body.body.length, key, tables);
-    if (body.body.length > this.maxEntryBytes || bytes > this.maxBytes || !this.unchangedSince(tables, since)) return false;
+    const blocks = body.body.length <= BLOCKED_BODY_BYTES ? BodyBlocks.blocksFor(body.body.length) : 0;
+    if (body.body.length > this.maxEntryBytes || bytes + blocks * BLOCK_COST > this.maxBytes || !this.unchangedSince(tables, since)) return false;
     const old = this.entries.get(key);
     if (old) this.drop(old);
-    while (this.held + bytes > this.maxBytes) this.drop(this.entries.values().next().value as Entry);
-    // The blocks held are within the bytes held, and there are blocks for all of maxBytes.
+    // Dropping bodies gives their blocks back for this one, and only blocks beyond those written count anew.
+    const fits = () => this.held + bytes + this.blocks.writtenWith(blocks) * BLOCK_COST <= this.maxBytes;
+    while (!fits() && this.entries.size > 0) this.drop(this.entries.values().next().value as Entry);
+    // Blocks written for larger bodies may leave too little room for this one's record, even with nothing kept.
+    if (!fits()) return false;
     const stored = body.body.length <= BLOCKED_BODY_BYTES ? this.blocks.store(body.body) : Buffer.from(body.body);
     if (!stored) return false;
     const entry: Entry = { key, stored, etag: body.etag, tables, bytes, at: this.now() };
