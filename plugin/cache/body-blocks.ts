@@ -5,13 +5,14 @@
  *
  * The pages are SharedArrayBuffers, although no other thread sees them, because V8 does not count
  * shared memory as its isolate's memory outside the heap, which decides when it collects the heap.
- * In plain buffers, 64 MB of pages counted as 64 MB of new memory outside the heap, as they were
- * allocated (at start) or filled (during the load): V8 started a full collection then, and set
- * the heap's next limit from whatever was live at that moment, often higher than at the
- * collection it would have made; the run's peak followed. The kernel gives a page memory only
- * when it is first written, so the blocks cost resident memory as they are first written, and
- * keep it once given back: the cache counts the blocks written, not those in use
- * (`residentBytes`), and blocks given back are taken again before any new one.
+ * Allocated as plain buffers, 64 MB of pages counted as 64 MB of new memory outside the heap
+ * (allocated as the cache filled, in the middle of the load, or all at start): V8 started a full
+ * collection then, and set the heap's next limit from whatever was live at that moment, often more
+ * than at the collection it would have made (seen in V8's traces of bench:memory).
+ *
+ * The kernel gives a page memory only when it is first written, and keeps it once the block is
+ * given back: the cache counts the blocks written, not those in use (`residentBytes`), and blocks
+ * given back are taken again before any new one.
  *
  * Why not keep each body's own buffer: a body kept for a while is promoted to V8's old generation,
  * and once dropped its bytes are freed only by the next full collection, which V8 starts when the

@@ -64,9 +64,7 @@ const TABLE_OVERHEAD = 32;
  * What a byte kept alive on V8's heap may cost in resident memory: after a full collection, V8
  * lets its old generation grow to four times what survived before it collects again (its largest
  * heap growing factor, which Node's default heap limit allows), so every byte of record the cache
- * keeps raises the heap's peak by up to four. bench:memory, 10,000 distinct lists for 45 s through
- * a 64 MB cache: counted once, the peak was 75–84 MB above the same load without a cache; counted
- * four times (and the blocks' pages allocated at start), 66–77 MB (docs/cache.md).
+ * keeps raises the heap's peak by up to four (docs/cache.md, *Memory*).
  */
 export const HEAP_PEAK_FACTOR = 4;
 
