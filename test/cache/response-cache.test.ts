@@ -65,6 +65,20 @@ describe('the response cache (cache/response-cache.ts)', () => {
     }
   });
 
+  it('keeps a key without the strings it was built from', () => {
+    // A key is built from pieces, one a slice of the request's URL: kept as built, each key would keep its whole URL.
+    const cache = new ResponseCache({ maxBytes: 64 * 1024 * 1024 });
+    const before = liveBytes();
+    for (let index = 0; index < 200; index += 1) {
+      const url = `/api/articles?${'x'.repeat(100_000)}${index}`;
+      const queryKey = url.slice(url.length - 60);
+      expect(cache.set(`1\u0000public\u0000api::article.article\u0000find\u0000${queryKey}\u0000`, body('a'), ['articles'], cache.clock())).to.equal(true);
+    }
+    const held = liveBytes().heap - before.heap;
+    // 200 URLs of 100 KB would be 20 MB.
+    expect(held, `${(held / 1048576).toFixed(1)} MB`).to.be.below(1024 * 1024);
+  });
+
   it('serves each body from blocks it reuses, as a copy of its own', () => {
     const cache = new ResponseCache({ maxBytes: 64 * 1024, maxEntryBytes: 16 * 1024 });
     const text = (seed: number, length: number) => Array.from({ length }, (_, index) => String.fromCharCode(97 + ((seed + index * 7) % 26))).join('');
